@@ -1,0 +1,85 @@
+//! `jsonrpc-envelope`: the library's rules for people looking at captures.
+
+mod args;
+mod lint;
+mod record;
+mod stream;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use args::{Command, Options};
+
+const HELP: &str = "\
+jsonrpc-envelope: what each line of JSON-RPC 2.0 traffic is, and what reply it is owed
+
+Usage:
+  jsonrpc-envelope classify [--max-line BYTES] [FILE]
+  jsonrpc-envelope lint [--role server|client] [--max-line BYTES] [FILE]
+  jsonrpc-envelope --help | --version
+
+Commands:
+  classify   One compact JSON record per line: kind, id_kind, id (exact text),
+             method, jsonrpc_2_0, has_result, has_error, names_no_request,
+             spans, reason, reply_server, reply_client.
+  lint       A person's view of a capture: every line that would trouble a
+             peer, with its line number and what is wrong, then a count per
+             kind. Exit status 1 when any line would trouble a peer.
+
+Options:
+  --role ROLE       Who reads the capture (lint): `client` (default) for a
+                    server's stdout as its host reads it, `server` for what a
+                    client sent to a server's stdin.
+  --max-line BYTES  Longest line to classify (default 16777216); a longer one
+                    is reported as too_long and never held in memory.
+  FILE              The capture, lines split at LF; `-` or none: standard input.
+
+Examples:
+  jsonrpc-envelope lint server-stdout.jsonl
+  my-mcp-server < requests.jsonl | jsonrpc-envelope classify
+  jsonrpc-envelope lint --role server client-to-server.jsonl
+
+Exit status: 0 success (lint: nothing troubling), 1 lint found trouble,
+2 usage or input error.
+";
+
+fn main() -> ExitCode {
+    let options = match args::parse(std::env::args_os().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("jsonrpc-envelope: {message}\nTry 'jsonrpc-envelope --help'.");
+            return ExitCode::from(2);
+        }
+    };
+    match run(options) {
+        Ok(code) => code,
+        // A reader that went away (`| head`) is not an error worth a word.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("jsonrpc-envelope: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(options: Options) -> io::Result<ExitCode> {
+    let stdout = io::stdout();
+    match options.command {
+        Command::Help => stdout.lock().write_all(HELP.as_bytes()).map(|()| ExitCode::SUCCESS),
+        Command::Version => {
+            writeln!(stdout.lock(), "jsonrpc-envelope {}", jsonrpc_envelope::VERSION).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Classify => {
+            let input = stream::open(options.file.as_deref())?;
+            let mut out = io::BufWriter::new(stdout.lock());
+            stream::for_each_line(input, options.max_line, |_, event| record::write(&mut out, event))?;
+            out.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Lint => {
+            let input = stream::open(options.file.as_deref())?;
+            let troubled = lint::run(input, options.role, options.max_line, stdout.lock())?;
+            Ok(if troubled { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
+    }
+}

@@ -1,0 +1,249 @@
+use std::ffi::c_void;
+
+use super::guard::guard;
+use super::input::classify_line;
+use super::text::{JsonRpcStr, Store};
+use crate::{Classification, IdKind, Kind, Role, Span};
+
+/// What a line is (SPEC §2). Values are fixed and never reused.
+#[repr(u32)]
+#[allow(non_camel_case_types)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonRpcKind {
+    /// Not a classification: a zeroed or freed result, an item of
+    /// `jsonrpc_classify_lines` that is `too_long`, or a call that failed
+    /// inside the library (out of memory, or a caught internal fault; its
+    /// `reason` says which). No input line is ever classified so.
+    JSONRPC_KIND_NONE = 0,
+    JSONRPC_KIND_EMPTY = 1,
+    JSONRPC_KIND_PARSE_ERROR = 2,
+    JSONRPC_KIND_BATCH = 3,
+    JSONRPC_KIND_NOT_OBJECT = 4,
+    JSONRPC_KIND_INVALID_REQUEST = 5,
+    JSONRPC_KIND_REQUEST = 6,
+    JSONRPC_KIND_NOTIFICATION = 7,
+    JSONRPC_KIND_RESPONSE = 8,
+    JSONRPC_KIND_NOT_JSONRPC = 9,
+}
+
+/// What the `id` member holds (SPEC §3). Values are fixed and never reused.
+#[repr(u32)]
+#[allow(non_camel_case_types)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonRpcIdKind {
+    /// No `id` member, or the line is not an object.
+    JSONRPC_ID_ABSENT = 0,
+    JSONRPC_ID_NULL = 1,
+    JSONRPC_ID_STRING = 2,
+    JSONRPC_ID_NUMBER = 3,
+    JSONRPC_ID_OBJECT = 4,
+    JSONRPC_ID_ARRAY = 5,
+    JSONRPC_ID_BOOLEAN = 6,
+}
+
+/// Where a member's value stands in the line: `offset` and `len` in bytes,
+/// counted from the line's first byte. A JSON value is never empty, so
+/// `len == 0` means the member is absent.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonRpcSpan {
+    pub offset: usize,
+    pub len: usize,
+}
+
+/// What a line is and what it carries (SPEC §3), returned by value by
+/// `jsonrpc_classify`. The caller owns it and frees it, once, with
+/// `jsonrpc_classification_free`, which also sets it to all zeros.
+///
+/// Its strings are `JsonRpcStr` views into memory the result owns: valid
+/// until it is freed, NULL `ptr` when absent. The result is plain data:
+/// once returned it may be read from any thread, and moved between threads.
+#[repr(C)]
+#[derive(Debug)]
+pub struct JsonRpcClassification {
+    pub kind: JsonRpcKind,
+    pub id_kind: JsonRpcIdKind,
+    /// A `jsonrpc` member is the string `"2.0"`.
+    pub jsonrpc_2_0: bool,
+    /// A `result` member is present.
+    pub has_result: bool,
+    /// An `error` member is present.
+    pub has_error: bool,
+    /// A response that answers no request: it has an `error`, `jsonrpc` is
+    /// `"2.0"`, and the id is null or absent (SPEC §2). A host waiting on its
+    /// one request can fail at once with this error.
+    pub names_no_request: bool,
+    /// The id's exact JSON text, as it stood in the line (never re-encoded,
+    /// never rounded): exactly the line's bytes at `id_span`. Absent when
+    /// there is no `id` member.
+    pub id: JsonRpcStr,
+    /// The decoded method (UTF-8; a lone surrogate escape becomes U+FFFD),
+    /// where `method` is a string; absent otherwise.
+    pub method: JsonRpcStr,
+    /// For `JSONRPC_KIND_INVALID_REQUEST`, the reply's exact message; for
+    /// `JSONRPC_KIND_PARSE_ERROR`, what is wrong and at which byte; for
+    /// `JSONRPC_KIND_NONE` after a failed call, why. Absent otherwise.
+    pub reason: JsonRpcStr,
+    /// The reply a server owes for this line (SPEC §4), or absent for none.
+    /// The same text `jsonrpc_invalid_reply` gives for the server role.
+    pub reply_server: JsonRpcStr,
+    /// The reply a client owes for this line, or absent for none.
+    pub reply_client: JsonRpcStr,
+    pub id_span: JsonRpcSpan,
+    pub method_span: JsonRpcSpan,
+    pub params_span: JsonRpcSpan,
+    pub result_span: JsonRpcSpan,
+    pub error_span: JsonRpcSpan,
+    /// Private to the library: the one allocation that holds the strings
+    /// above. Never read or change it.
+    pub storage: *mut c_void,
+}
+
+impl JsonRpcClassification {
+    /// The all-zero result: `JSONRPC_KIND_NONE`, nothing present.
+    pub(super) const NONE: JsonRpcClassification = JsonRpcClassification {
+        kind: JsonRpcKind::JSONRPC_KIND_NONE,
+        id_kind: JsonRpcIdKind::JSONRPC_ID_ABSENT,
+        jsonrpc_2_0: false,
+        has_result: false,
+        has_error: false,
+        names_no_request: false,
+        id: JsonRpcStr::ABSENT,
+        method: JsonRpcStr::ABSENT,
+        reason: JsonRpcStr::ABSENT,
+        reply_server: JsonRpcStr::ABSENT,
+        reply_client: JsonRpcStr::ABSENT,
+        id_span: JsonRpcSpan { offset: 0, len: 0 },
+        method_span: JsonRpcSpan { offset: 0, len: 0 },
+        params_span: JsonRpcSpan { offset: 0, len: 0 },
+        result_span: JsonRpcSpan { offset: 0, len: 0 },
+        error_span: JsonRpcSpan { offset: 0, len: 0 },
+        storage: std::ptr::null_mut(),
+    };
+
+    /// A failed call's result, with a static reason.
+    pub(super) fn failed(why: &'static std::ffi::CStr) -> JsonRpcClassification {
+        JsonRpcClassification { reason: JsonRpcStr::from_static(why), ..JsonRpcClassification::NONE }
+    }
+
+    /// The C form of `c`, with all its strings in one allocation.
+    pub(super) fn new(c: &Classification<'_>) -> JsonRpcClassification {
+        let reason = c.reason.map(|r| r.to_string());
+        let reply_server = c.reply(Role::Server);
+        let reply_client = c.reply(Role::Client);
+        let strings: [Option<&[u8]>; 5] = [
+            c.id.map(str::as_bytes),
+            c.method.as_deref().map(str::as_bytes),
+            reason.as_deref().map(str::as_bytes),
+            reply_server.as_deref().map(str::as_bytes),
+            reply_client.as_deref().map(str::as_bytes),
+        ];
+        let size = strings.iter().flatten().map(|s| s.len() + 1).sum();
+        let mut store = Store::with_capacity(size);
+        if store.failed() {
+            return JsonRpcClassification::failed(c"out of memory");
+        }
+        let [id, method, reason, reply_server, reply_client] =
+            strings.map(|s| s.and_then(|s| store.push(s)).unwrap_or(JsonRpcStr::ABSENT));
+        JsonRpcClassification {
+            kind: kind(c.kind),
+            id_kind: id_kind(c.id_kind),
+            jsonrpc_2_0: c.jsonrpc_2_0,
+            has_result: c.has_result,
+            has_error: c.has_error,
+            names_no_request: c.names_no_request,
+            id,
+            method,
+            reason,
+            reply_server,
+            reply_client,
+            id_span: span(c.spans.id),
+            method_span: span(c.spans.method),
+            params_span: span(c.spans.params),
+            result_span: span(c.spans.result),
+            error_span: span(c.spans.error),
+            storage: store.into_raw().cast(),
+        }
+    }
+}
+
+fn kind(kind: Kind) -> JsonRpcKind {
+    match kind {
+        Kind::Empty => JsonRpcKind::JSONRPC_KIND_EMPTY,
+        Kind::ParseError => JsonRpcKind::JSONRPC_KIND_PARSE_ERROR,
+        Kind::Batch => JsonRpcKind::JSONRPC_KIND_BATCH,
+        Kind::NotObject => JsonRpcKind::JSONRPC_KIND_NOT_OBJECT,
+        Kind::InvalidRequest => JsonRpcKind::JSONRPC_KIND_INVALID_REQUEST,
+        Kind::Request => JsonRpcKind::JSONRPC_KIND_REQUEST,
+        Kind::Notification => JsonRpcKind::JSONRPC_KIND_NOTIFICATION,
+        Kind::Response => JsonRpcKind::JSONRPC_KIND_RESPONSE,
+        Kind::NotJsonRpc => JsonRpcKind::JSONRPC_KIND_NOT_JSONRPC,
+    }
+}
+
+fn id_kind(kind: IdKind) -> JsonRpcIdKind {
+    match kind {
+        IdKind::Absent => JsonRpcIdKind::JSONRPC_ID_ABSENT,
+        IdKind::Null => JsonRpcIdKind::JSONRPC_ID_NULL,
+        IdKind::String => JsonRpcIdKind::JSONRPC_ID_STRING,
+        IdKind::Number => JsonRpcIdKind::JSONRPC_ID_NUMBER,
+        IdKind::Object => JsonRpcIdKind::JSONRPC_ID_OBJECT,
+        IdKind::Array => JsonRpcIdKind::JSONRPC_ID_ARRAY,
+        IdKind::Boolean => JsonRpcIdKind::JSONRPC_ID_BOOLEAN,
+    }
+}
+
+fn span(span: Option<Span>) -> JsonRpcSpan {
+    span.map_or(JsonRpcSpan { offset: 0, len: 0 }, |s| JsonRpcSpan { offset: s.offset, len: s.len })
+}
+
+/// Classifies one line (SPEC §2, §3).
+///
+/// `line` points to `len` bytes, which need not be NUL-terminated and may
+/// contain NUL bytes; they are only read, never past `len`, and not kept
+/// after the call. `(NULL, 0)` is the empty line. NULL with a non-zero
+/// length is classified `JSONRPC_KIND_PARSE_ERROR`, with a reason that says
+/// so.
+///
+/// Returns a result the caller owns: free it with
+/// `jsonrpc_classification_free`. Its kind is `JSONRPC_KIND_NONE` only when
+/// the call failed inside the library (see its `reason`).
+///
+/// Thread-safe: no state is shared between calls.
+///
+/// # Safety
+/// A non-NULL `line` must be valid for reads of `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRpcClassification {
+    guard(
+        || JsonRpcClassification::failed(c"internal error in jsonrpc_classify"),
+        // SAFETY: passed on from the caller.
+        || JsonRpcClassification::new(&unsafe { classify_line(line, len) }),
+    )
+}
+
+/// Frees what a classification owns and sets it to all zeros
+/// (`JSONRPC_KIND_NONE`), so a second call on the same result does nothing.
+/// NULL is ignored.
+///
+/// # Safety
+/// `classification` is NULL or points to a result of `jsonrpc_classify`
+/// (or a zeroed one) that no other thread is using.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn jsonrpc_classification_free(classification: *mut JsonRpcClassification) {
+    guard(
+        || (),
+        || {
+            if classification.is_null() {
+                return;
+            }
+            // SAFETY: by the contract the pointer is valid; only `storage` is
+            // read, so a caller's stray enum value cannot be misread.
+            unsafe {
+                let storage = (*classification).storage;
+                std::ptr::write(classification, JsonRpcClassification::NONE);
+                libc::free(storage);
+            }
+        },
+    )
+}

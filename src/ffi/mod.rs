@@ -1,0 +1,32 @@
+//! The C ABI: a thin layer that converts between C's pointers and the safe
+//! Rust API, and nothing else. No rule is decided here. Every item's doc
+//! comment becomes `include/jsonrpc_envelope.h` (through cbindgen), so each
+//! says who owns what, what NULL means, and what is safe across threads.
+//!
+//! Common to every function:
+//! - Inputs are `(pointer, length)`; `(NULL, 0)` is empty input.
+//! - Every call runs inside a panic guard (`guard.rs`): a panic inside the
+//!   library becomes an error result, never an unwind into the host.
+//! - No global or thread-local state: every function may be called from any
+//!   number of threads at once, and errors travel in the result.
+
+#![allow(unsafe_code)]
+
+mod classification;
+mod guard;
+mod input;
+mod lines;
+mod log_value;
+mod reply;
+mod text;
+mod version;
+
+pub use classification::{
+    JsonRpcClassification, JsonRpcIdKind, JsonRpcKind, JsonRpcSpan, jsonrpc_classification_free,
+    jsonrpc_classify,
+};
+pub use lines::{JsonRpcLine, JsonRpcLineState, JsonRpcLines, jsonrpc_classify_lines, jsonrpc_lines_free};
+pub use log_value::jsonrpc_log_value;
+pub use reply::{JsonRpcReply, JsonRpcRole, jsonrpc_invalid_reply};
+pub use text::{JsonRpcStr, JsonRpcString, jsonrpc_string_free};
+pub use version::{JSONRPC_ABI_VERSION, JsonRpcStatus, jsonrpc_abi_version, jsonrpc_version};

@@ -1,0 +1,86 @@
+//! Safe log text (SPEC §5): a peer's bytes rendered for one log line, so that
+//! no peer can forge a field or a second line, and no long value floods it.
+
+use std::fmt::Write;
+
+use crate::scan;
+
+/// The longest log text, in UTF-16 code units, before the ellipsis.
+pub const LOG_VALUE_MAX_UNITS: usize = 256;
+
+/// Renders `bytes` for a log line (SPEC §5). Reads only as far as the output
+/// needs, beyond one validating pass, so a huge value costs no huge string.
+pub fn log_value(bytes: &[u8]) -> String {
+    let mut text = LogText::default();
+    if scan::is_json(bytes) {
+        for piece in compact_pieces(bytes) {
+            if !text.push_str(&String::from_utf8_lossy(piece)) {
+                break;
+            }
+        }
+    } else {
+        for chunk in bytes.utf8_chunks() {
+            if !text.push_str(chunk.valid())
+                || (!chunk.invalid().is_empty() && !text.push(char::REPLACEMENT_CHARACTER))
+            {
+                break;
+            }
+        }
+    }
+    text.out
+}
+
+/// The pieces of a valid JSON text between its whitespace outside strings.
+fn compact_pieces(json: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        while json.get(pos).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+            pos += 1;
+        }
+        let start = pos;
+        while let Some(&byte) = json.get(pos) {
+            match byte {
+                b' ' | b'\t' | b'\n' | b'\r' => break,
+                b'"' => pos = scan::string_end(json, pos + 1).map_or(json.len(), |(end, _)| end),
+                _ => pos += 1,
+            }
+        }
+        (pos > start).then(|| &json[start..pos])
+    })
+}
+
+fn needs_escape(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}'
+        | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[derive(Default)]
+struct LogText {
+    out: String,
+    units: usize,
+}
+
+impl LogText {
+    /// Appends `c`, escaped where SPEC §5 says; false once the text is full
+    /// (and cut, with the ellipsis).
+    fn push(&mut self, c: char) -> bool {
+        let escape = needs_escape(c);
+        let units = if escape { 6 } else { c.len_utf16() };
+        if self.units + units > LOG_VALUE_MAX_UNITS {
+            self.out.push('\u{2026}');
+            return false;
+        }
+        self.units += units;
+        if escape {
+            let _ = write!(self.out, "\\u{:04x}", u32::from(c));
+        } else {
+            self.out.push(c);
+        }
+        true
+    }
+
+    fn push_str(&mut self, s: &str) -> bool {
+        s.chars().all(|c| self.push(c))
+    }
+}

@@ -1,0 +1,258 @@
+//! The envelope rules of SPEC §2 and §3: what a line is and what it carries.
+//! Pure functions of the scanner's findings; no I/O, no allocation unless a
+//! method needs decoding.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::scan::{self, Member, Members, ParseError, Root, Span, ValueKind};
+
+/// What a line is (SPEC §2). The first rule that matches decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Empty,
+    ParseError,
+    Batch,
+    NotObject,
+    InvalidRequest,
+    Request,
+    Notification,
+    Response,
+    NotJsonRpc,
+}
+
+impl Kind {
+    /// The kind's name as the vectors and the CLI spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Empty => "empty",
+            Kind::ParseError => "parse_error",
+            Kind::Batch => "batch",
+            Kind::NotObject => "not_object",
+            Kind::InvalidRequest => "invalid_request",
+            Kind::Request => "request",
+            Kind::Notification => "notification",
+            Kind::Response => "response",
+            Kind::NotJsonRpc => "not_jsonrpc",
+        }
+    }
+}
+
+/// What the `id` member holds (SPEC §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IdKind {
+    Absent,
+    Null,
+    String,
+    Number,
+    Object,
+    Array,
+    Boolean,
+}
+
+impl IdKind {
+    fn of(member: Option<Member>) -> IdKind {
+        match member.map(|m| m.kind) {
+            None => IdKind::Absent,
+            Some(ValueKind::Null) => IdKind::Null,
+            Some(ValueKind::String) => IdKind::String,
+            Some(ValueKind::Number) => IdKind::Number,
+            Some(ValueKind::Object) => IdKind::Object,
+            Some(ValueKind::Array) => IdKind::Array,
+            Some(ValueKind::Boolean) => IdKind::Boolean,
+        }
+    }
+
+    /// The id kind's name as the vectors and the CLI spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            IdKind::Absent => "absent",
+            IdKind::Null => "null",
+            IdKind::String => "string",
+            IdKind::Number => "number",
+            IdKind::Object => "object",
+            IdKind::Array => "array",
+            IdKind::Boolean => "boolean",
+        }
+    }
+
+    /// Whether a reply or a response match can carry this id: SPEC §2 and
+    /// §4 echo only string and number ids.
+    pub fn is_echoable(self) -> bool {
+        matches!(self, IdKind::String | IdKind::Number)
+    }
+}
+
+/// Spans of the top-level members' values, where present.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spans {
+    pub id: Option<Span>,
+    pub method: Option<Span>,
+    pub params: Option<Span>,
+    pub result: Option<Span>,
+    pub error: Option<Span>,
+}
+
+impl Spans {
+    /// Each present span with its member's name, in a fixed order.
+    pub fn named(&self) -> impl Iterator<Item = (&'static str, Span)> {
+        [
+            ("id", self.id),
+            ("method", self.method),
+            ("params", self.params),
+            ("result", self.result),
+            ("error", self.error),
+        ]
+        .into_iter()
+        .filter_map(|(name, span)| Some((name, span?)))
+    }
+}
+
+/// What is wrong with an `invalid_request`: the kinds of its faulty values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvalidRequest {
+    /// The `method` value's kind, when it is not a string.
+    pub method: Option<ValueKind>,
+    /// The `id` value's kind, when it is an object, an array or a boolean.
+    pub id: Option<ValueKind>,
+}
+
+/// The exact message of SPEC §4, which is also the reply's message.
+impl fmt::Display for InvalidRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Invalid Request: ")?;
+        if let Some(method) = self.method {
+            write!(f, "the method must be a string, not {}", method.with_article())?;
+            if self.id.is_some() {
+                f.write_str("; ")?;
+            }
+        }
+        if let Some(id) = self.id {
+            write!(f, "the id must be a string, a number or null, not {}", id.with_article())?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a line is a `parse_error` or an `invalid_request`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Reason {
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    #[error("{0}")]
+    InvalidRequest(InvalidRequest),
+}
+
+/// Everything SPEC §3 says a line carries. Borrowed strings point into the
+/// line; only a method with escapes is decoded into its own allocation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classification<'a> {
+    pub kind: Kind,
+    pub id_kind: IdKind,
+    /// The id's exact JSON text, as it stood in the line.
+    pub id: Option<&'a str>,
+    /// The decoded method, where `method` is a string.
+    pub method: Option<Cow<'a, str>>,
+    pub jsonrpc_2_0: bool,
+    pub has_result: bool,
+    pub has_error: bool,
+    pub names_no_request: bool,
+    pub spans: Spans,
+    pub reason: Option<Reason>,
+    /// The JSON type of the whole line's value, when it is one.
+    pub(crate) value: Option<ValueKind>,
+}
+
+impl Classification<'_> {
+    /// The classification of a line that is not valid JSON in UTF-8.
+    pub fn parse_error(error: ParseError) -> Classification<'static> {
+        Classification {
+            reason: Some(Reason::Parse(error)),
+            ..Classification::bare(Kind::ParseError, None)
+        }
+    }
+
+    fn bare(kind: Kind, value: Option<ValueKind>) -> Classification<'static> {
+        Classification {
+            kind,
+            id_kind: IdKind::Absent,
+            id: None,
+            method: None,
+            jsonrpc_2_0: false,
+            has_result: false,
+            has_error: false,
+            names_no_request: false,
+            spans: Spans::default(),
+            reason: None,
+            value,
+        }
+    }
+}
+
+/// Classifies one line (SPEC §2, §3).
+pub fn classify(line: &[u8]) -> Classification<'_> {
+    match scan::scan(line) {
+        Err(error) => Classification::parse_error(error),
+        Ok(scanned) => match scanned.root {
+            Root::Nothing => Classification::bare(Kind::Empty, None),
+            Root::Array => Classification::bare(Kind::Batch, Some(ValueKind::Array)),
+            Root::Scalar(value) => Classification::bare(Kind::NotObject, Some(value)),
+            Root::Object => object(line, &scanned.members),
+        },
+    }
+}
+
+fn object<'a>(line: &'a [u8], members: &Members) -> Classification<'a> {
+    let text = |member: Member| std::str::from_utf8(member.span.of(line)).ok();
+    let decoded = |member: Member| scan::unescape(&member.span.of(line)[1..member.span.len - 1]);
+    let string = |member: Option<Member>| member.filter(|m| m.kind == ValueKind::String);
+
+    let id_kind = IdKind::of(members.id);
+    let method = string(members.method).map(decoded);
+    let jsonrpc_2_0 = string(members.jsonrpc).is_some_and(|m| decoded(m) == "2.0");
+    let has_result = members.result.is_some();
+    let has_error = members.error.is_some();
+
+    let method_fault = members.method.map(|m| m.kind).filter(|&k| k != ValueKind::String);
+    let id_fault = members
+        .id
+        .filter(|_| members.method.is_some())
+        .map(|m| m.kind)
+        .filter(|&k| matches!(k, ValueKind::Object | ValueKind::Array | ValueKind::Boolean));
+
+    let (kind, reason) = if method_fault.is_some() || id_fault.is_some() {
+        let fault = InvalidRequest { method: method_fault, id: id_fault };
+        (Kind::InvalidRequest, Some(Reason::InvalidRequest(fault)))
+    } else if method.is_some() {
+        let kind = if members.id.is_some() { Kind::Request } else { Kind::Notification };
+        (kind, None)
+    } else if members.id.is_some() || (has_error && jsonrpc_2_0) {
+        (Kind::Response, None)
+    } else {
+        (Kind::NotJsonRpc, None)
+    };
+    let names_no_request = kind == Kind::Response
+        && has_error
+        && jsonrpc_2_0
+        && matches!(id_kind, IdKind::Null | IdKind::Absent);
+
+    Classification {
+        kind,
+        id_kind,
+        id: members.id.and_then(text),
+        method,
+        jsonrpc_2_0,
+        has_result,
+        has_error,
+        names_no_request,
+        spans: Spans {
+            id: members.id.map(|m| m.span),
+            method: members.method.map(|m| m.span),
+            params: members.params.map(|m| m.span),
+            result: members.result.map(|m| m.span),
+            error: members.error.map(|m| m.span),
+        },
+        reason,
+        value: Some(ValueKind::Object),
+    }
+}

@@ -1,0 +1,60 @@
+use std::fmt;
+
+/// Why a line is not one valid JSON text in UTF-8. Every variant names the
+/// byte offset where the scanner stopped, so a person can find the fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("invalid UTF-8 at byte {0}")]
+    InvalidUtf8(usize),
+    #[error("unexpected end of the line at byte {0}")]
+    End(usize),
+    #[error("unexpected {} at byte {at}", Shown(*byte))]
+    Unexpected { at: usize, byte: u8 },
+    #[error("unescaped control character U+{byte:04X} in a string at byte {at}")]
+    Control { at: usize, byte: u8 },
+    #[error("bad escape at byte {0}")]
+    BadEscape(usize),
+    #[error("bad \\u escape at byte {0}")]
+    BadUnicodeEscape(usize),
+    #[error("bad number at byte {0}")]
+    BadNumber(usize),
+    /// Only from the C ABI: a NULL pointer that claims to hold bytes.
+    #[error("a NULL pointer with a non-zero length ({0} bytes)")]
+    NullPointer(usize),
+    /// Only from the C ABI: a length no buffer can have.
+    #[error("a length of {0} bytes, more than any buffer can hold")]
+    TooLarge(usize),
+}
+
+impl ParseError {
+    /// The error for the byte at `at` in `bytes`, which the grammar does not
+    /// allow there. A non-ASCII byte that starts no valid UTF-8 sequence is
+    /// reported as invalid UTF-8, as SPEC §1 asks.
+    pub(crate) fn unexpected_at(bytes: &[u8], at: usize) -> ParseError {
+        let Some(&byte) = bytes.get(at) else {
+            return ParseError::End(at);
+        };
+        if byte >= 0x80 {
+            let window = &bytes[at..bytes.len().min(at + 4)];
+            if let Err(e) = std::str::from_utf8(window) {
+                if e.valid_up_to() == 0 {
+                    return ParseError::InvalidUtf8(at);
+                }
+            }
+        }
+        ParseError::Unexpected { at, byte }
+    }
+}
+
+/// A byte as a person reads it in a message.
+struct Shown(u8);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            b if b.is_ascii_graphic() => write!(f, "character '{}'", b as char),
+            b if b >= 0x80 => f.write_str("non-ASCII character"),
+            b => write!(f, "byte 0x{b:02X}"),
+        }
+    }
+}
