@@ -105,10 +105,7 @@ mod tests {
     fn splits_at_lf_and_keeps_the_unterminated_tail() {
         let mut state = LineState::default();
         let (events, consumed) = collect(b"a\r\n\nbc", false, &mut state);
-        assert_eq!(
-            events,
-            vec![LineEvent::Line { offset: 0, line: b"a\r" }, LineEvent::Line { offset: 3, line: b"" }]
-        );
+        assert_eq!(events, vec![LineEvent::Line { offset: 0, line: b"a\r" }, LineEvent::Line { offset: 3, line: b"" }]);
         assert_eq!(consumed, 4);
         let (events, consumed) = collect(b"bc", true, &mut state);
         assert_eq!(events, vec![LineEvent::Line { offset: 0, line: b"bc" }]);

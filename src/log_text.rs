@@ -20,8 +20,7 @@ pub fn log_value(bytes: &[u8]) -> String {
         }
     } else {
         for chunk in bytes.utf8_chunks() {
-            if !text.push_str(chunk.valid())
-                || (!chunk.invalid().is_empty() && !text.push(char::REPLACEMENT_CHARACTER))
+            if !text.push_str(chunk.valid()) || (!chunk.invalid().is_empty() && !text.push(char::REPLACEMENT_CHARACTER))
             {
                 break;
             }
@@ -82,5 +81,44 @@ impl LogText {
 
     fn push_str(&mut self, s: &str) -> bool {
         s.chars().all(|c| self.push(c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_value;
+
+    #[test]
+    fn whitespace_alone_is_not_json_and_is_escaped() {
+        assert_eq!(log_value(b" \n"), " \\u000a");
+    }
+
+    #[test]
+    fn every_bidi_control_is_escaped() {
+        for c in ['\u{200e}', '\u{200f}', '\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}', '\u{2029}', '\u{9f}'] {
+            assert_eq!(log_value(c.to_string().as_bytes()), format!("\\u{:04x}", u32::from(c)));
+        }
+        assert_eq!(log_value("\u{2070}".as_bytes()), "\u{2070}");
+    }
+
+    #[test]
+    fn an_escape_that_would_cross_the_limit_is_left_out_whole() {
+        let mut input = "a".repeat(251).into_bytes();
+        input.push(b'\n');
+        let out = log_value(&input);
+        assert_eq!(out, format!("{}\u{2026}", "a".repeat(251)));
+        let mut exact = "a".repeat(250).into_bytes();
+        exact.push(b'\n');
+        assert_eq!(log_value(&exact), format!("{}\\u000a", "a".repeat(250)));
+    }
+
+    #[test]
+    fn a_huge_value_is_cut_without_reading_it_all_into_the_output() {
+        let mut big = b"[\"".to_vec();
+        big.extend(std::iter::repeat_n(b'z', 10_000_000));
+        big.extend_from_slice(b"\"]");
+        let out = log_value(&big);
+        assert_eq!(out.chars().count(), 257);
+        assert!(out.ends_with('\u{2026}'));
     }
 }

@@ -53,16 +53,12 @@ impl Classification<'_> {
                 Some(error_reply(id, INVALID_REQUEST, &message))
             }
             (Kind::ParseError, Role::Server) => Some(error_reply("null", PARSE_ERROR, "Parse error")),
-            (Kind::Batch, Role::Server) => Some(error_reply(
-                "null",
-                INVALID_REQUEST,
-                "Invalid Request: this server doesn't accept batches",
-            )),
+            (Kind::Batch, Role::Server) => {
+                Some(error_reply("null", INVALID_REQUEST, "Invalid Request: this server doesn't accept batches"))
+            }
             (Kind::NotObject, Role::Server) => {
-                let message = format!(
-                    "Invalid Request: a message must be an object, not {}",
-                    self.value?.with_article()
-                );
+                let message =
+                    format!("Invalid Request: a message must be an object, not {}", self.value?.with_article());
                 Some(error_reply("null", INVALID_REQUEST, &message))
             }
             _ => None,

@@ -59,7 +59,5 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<Options, String
 }
 
 fn value(args: &mut impl Iterator<Item = OsString>, flag: &str) -> Result<String, String> {
-    args.next()
-        .and_then(|v| v.into_string().ok())
-        .ok_or_else(|| format!("{flag} needs a value"))
+    args.next().and_then(|v| v.into_string().ok()).ok_or_else(|| format!("{flag} needs a value"))
 }

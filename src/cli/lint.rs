@@ -49,10 +49,9 @@ fn trouble(c: &Classification<'_>, role: Role, line: &[u8]) -> Option<String> {
             let error = c.spans.error.map_or_else(String::new, |s| log_value(s.of(line)));
             format!("an error that names no request: {error}")
         }
-        Kind::Response if !c.id_kind.is_echoable() => format!(
-            "a response whose id ({}) cannot match any request",
-            log_value(c.id.unwrap_or_default().as_bytes())
-        ),
+        Kind::Response if !c.id_kind.is_echoable() => {
+            format!("a response whose id ({}) cannot match any request", log_value(c.id.unwrap_or_default().as_bytes()))
+        }
         Kind::Response => return None,
         Kind::ParseError => format!("not JSON ({}): {}", describe_reason(c), log_value(line)),
         Kind::NotJsonRpc => format!("JSON but not JSON-RPC, such as a log line: {}", log_value(line)),

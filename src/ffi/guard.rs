@@ -6,3 +6,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 pub(super) fn guard<T>(on_panic: impl FnOnce() -> T, body: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| on_panic())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::guard;
+
+    #[test]
+    fn a_panic_becomes_the_fallback_value() {
+        assert_eq!(guard(|| -1, || -> i32 { panic!("inside the library") }), -1);
+        assert_eq!(guard(|| -1, || 7), 7);
+    }
+}

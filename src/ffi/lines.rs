@@ -137,10 +137,8 @@ pub unsafe extern "C" fn jsonrpc_lines_free(lines: *mut JsonRpcLines) {
             // SAFETY: by the contract, `items` and `count` are those of a
             // boxed slice this library made (or NULL and 0).
             unsafe {
-                let JsonRpcLines { items, count, .. } = std::ptr::replace(
-                    lines,
-                    JsonRpcLines::failed(JsonRpcStatus::JSONRPC_STATUS_OK),
-                );
+                let JsonRpcLines { items, count, .. } =
+                    std::ptr::replace(lines, JsonRpcLines::failed(JsonRpcStatus::JSONRPC_STATUS_OK));
                 if items.is_null() {
                     return;
                 }

@@ -22,8 +22,7 @@ mod text;
 mod version;
 
 pub use classification::{
-    JsonRpcClassification, JsonRpcIdKind, JsonRpcKind, JsonRpcSpan, jsonrpc_classification_free,
-    jsonrpc_classify,
+    JsonRpcClassification, JsonRpcIdKind, JsonRpcKind, JsonRpcSpan, jsonrpc_classification_free, jsonrpc_classify,
 };
 pub use lines::{JsonRpcLine, JsonRpcLineState, JsonRpcLines, jsonrpc_classify_lines, jsonrpc_lines_free};
 pub use log_value::jsonrpc_log_value;

@@ -318,12 +318,10 @@ impl<'a> Scanner<'a> {
                 return Err(self.unexpected());
             };
             expect = match (expect, byte) {
-                (Expect::FirstMemberOrClose, b'}') | (Expect::FirstElementOrClose, b']') => {
-                    match self.close() {
-                        Some(next) => next,
-                        None => return Ok(()),
-                    }
-                }
+                (Expect::FirstMemberOrClose, b'}') | (Expect::FirstElementOrClose, b']') => match self.close() {
+                    Some(next) => next,
+                    None => return Ok(()),
+                },
                 (Expect::FirstMemberOrClose | Expect::Member, b'"') => {
                     self.string()?;
                     self.skip_whitespace();

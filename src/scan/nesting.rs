@@ -46,11 +46,8 @@ impl Nesting {
     /// Whether the innermost open container is an object.
     pub fn in_object(&self) -> bool {
         let level = self.depth - 1;
-        let (word, bit) = if level < 64 {
-            (self.first, level)
-        } else {
-            (self.deeper[(level - 64) / 64], (level - 64) % 64)
-        };
+        let (word, bit) =
+            if level < 64 { (self.first, level) } else { (self.deeper[(level - 64) / 64], (level - 64) % 64) };
         word & (1 << bit) != 0
     }
 }

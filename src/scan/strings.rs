@@ -48,7 +48,7 @@ fn find(bytes: &[u8], mut pos: usize, mask: fn(u64) -> u64, stops: fn(u8) -> boo
 }
 
 fn is_stop(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20 || b >= 0x80
+    b == b'"' || b == b'\\' || !(0x20..0x80).contains(&b)
 }
 
 fn is_stop_in_text(b: u8) -> bool {

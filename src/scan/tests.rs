@@ -60,7 +60,10 @@ fn errors_name_the_offending_byte() {
 fn reasons_read_well() {
     assert_eq!(ParseError::Unexpected { at: 7, byte: b'}' }.to_string(), "unexpected character '}' at byte 7");
     assert_eq!(ParseError::Unexpected { at: 0, byte: 0 }.to_string(), "unexpected byte 0x00 at byte 0");
-    assert_eq!(ParseError::Control { at: 3, byte: 10 }.to_string(), "unescaped control character U+000A in a string at byte 3");
+    assert_eq!(
+        ParseError::Control { at: 3, byte: 10 }.to_string(),
+        "unescaped control character U+000A in a string at byte 3"
+    );
 }
 
 #[test]

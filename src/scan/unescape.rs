@@ -52,10 +52,7 @@ fn unicode_escape(raw: &[u8]) -> (char, usize) {
 }
 
 fn hex4(digits: Option<&[u8]>) -> u32 {
-    digits
-        .and_then(|d| std::str::from_utf8(d).ok())
-        .and_then(|d| u32::from_str_radix(d, 16).ok())
-        .unwrap_or(0xFFFD)
+    digits.and_then(|d| std::str::from_utf8(d).ok()).and_then(|d| u32::from_str_radix(d, 16).ok()).unwrap_or(0xFFFD)
 }
 
 #[cfg(test)]

@@ -31,10 +31,9 @@ fn records(file: &str) -> Vec<Value> {
 fn bytes(record: &Value, text_key: &str, hex_key: &str) -> Vec<u8> {
     match (record.get(text_key), record.get(hex_key)) {
         (Some(Value::String(text)), _) => text.as_bytes().to_vec(),
-        (_, Some(Value::String(hex))) => (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-            .collect(),
+        (_, Some(Value::String(hex))) => {
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex")).collect()
+        }
         _ => panic!("vector without input: {record}"),
     }
 }

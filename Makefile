@@ -1,0 +1,93 @@
+# jsonrpc-envelope: `make demo` shows the main job, `make test` runs every
+# test of every language present. See README.md.
+
+CARGO     ?= cargo
+CC        ?= cc
+PYTHON    ?= python3
+VALGRIND  ?= valgrind
+BUILD     := target/c
+DEBUG_LIB := target/debug
+RELEASE_LIB := target/release
+
+CFLAGS_STRICT := -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude
+SANITIZE      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+VALGRIND_RUN  := $(VALGRIND) --quiet --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=1
+
+.PHONY: all build demo test test-lint test-rust test-c header clean
+
+all: build
+
+build:
+	$(CARGO) build --release
+
+# ---- demo: the CLI and a small C host over the example captures ----------
+
+demo: build $(BUILD)/capture_host
+	@echo '== jsonrpc-envelope lint: a server stdout capture, as its host (client) reads it'
+	@./target/release/jsonrpc-envelope lint examples/captures/server-stdout.jsonl || echo "(exit status $$?: lines that would trouble a peer)"
+	@echo
+	@echo '== jsonrpc-envelope lint --role server: what a client sent to a server'
+	@./target/release/jsonrpc-envelope lint --role server examples/captures/client-to-server.jsonl || echo "(exit status $$?: lines that would trouble a peer)"
+	@echo
+	@echo '== jsonrpc-envelope classify: one JSON record per line (first three lines)'
+	@./target/release/jsonrpc-envelope classify examples/captures/client-to-server.jsonl | head -n 3
+	@echo
+	@echo '== examples/c/capture_host: a C host reading the capture in 256-byte chunks'
+	@LD_LIBRARY_PATH=$(RELEASE_LIB) $(BUILD)/capture_host server examples/captures/client-to-server.jsonl
+
+$(BUILD)/capture_host: examples/c/capture_host.c include/jsonrpc_envelope.h $(RELEASE_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	$(CC) $(CFLAGS_STRICT) -O2 $< -L$(RELEASE_LIB) -ljsonrpc_envelope -o $@
+
+$(BUILD):
+	mkdir -p $@
+
+# ---- test: every layer ----------------------------------------------------
+
+test: test-lint test-rust test-c
+
+test-lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+# Unit tests, vectors through the Rust API and the C ABI, header drift,
+# exported symbols, the CLI, JSONTestSuite.
+test-rust:
+	$(CARGO) test
+
+# The C vector test against the debug library, under valgrind and under
+# ASan/UBSan (whose runtime must really be linked: checked with nm).
+test-c: $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vectors_asan $(BUILD)/capture_host_debug
+	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/test_vectors $(BUILD)/vectors.flat
+	nm $(BUILD)/test_vectors_asan | grep -q '__asan_init' || { echo 'ASan is not linked'; exit 1; }
+	nm $(BUILD)/test_vectors_asan | grep -q '__ubsan_handle' || { echo 'UBSan is not linked'; exit 1; }
+	LD_LIBRARY_PATH=$(DEBUG_LIB) ASAN_OPTIONS=detect_leaks=1 $(BUILD)/test_vectors_asan $(BUILD)/vectors.flat
+	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/capture_host_debug client examples/captures/server-stdout.jsonl > /dev/null
+
+$(BUILD)/vectors.flat: tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl | $(BUILD)
+	$(PYTHON) tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl $@
+
+$(DEBUG_LIB)/libjsonrpc_envelope.so: FORCE
+	$(CARGO) build --lib
+
+$(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE
+	$(CARGO) build --release
+
+$(BUILD)/test_vectors: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	$(CC) $(CFLAGS_STRICT) -g -O1 $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+
+$(BUILD)/test_vectors_asan: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	$(CC) $(CFLAGS_STRICT) -g -O1 $(SANITIZE) $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+
+$(BUILD)/capture_host_debug: examples/c/capture_host.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	$(CC) $(CFLAGS_STRICT) -g $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+
+FORCE:
+
+# ---- maintenance ---------------------------------------------------------
+
+# Regenerates include/jsonrpc_envelope.h with the pinned cbindgen.
+header:
+	JSONRPC_WRITE_HEADER=1 $(CARGO) test --test header
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,252 @@
+//! The C ABI's contract beyond the vectors: NULL and impossible inputs, bad
+//! roles, repeated frees, exported symbols, depth, and the many-lines call
+//! across every chunk boundary.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use jsonrpc_envelope::ffi::*;
+
+fn str_of(s: JsonRpcStr) -> Option<&'static [u8]> {
+    // SAFETY: the library's strings are valid for `len` bytes while their
+    // result lives; each test reads them before freeing it.
+    (!s.ptr.is_null()).then(|| unsafe { std::slice::from_raw_parts(s.ptr.cast::<u8>(), s.len) })
+}
+
+fn classify(line: &[u8]) -> JsonRpcClassification {
+    unsafe { jsonrpc_classify(line.as_ptr(), line.len()) }
+}
+
+#[test]
+fn null_and_empty_inputs() {
+    let mut empty = unsafe { jsonrpc_classify(std::ptr::null(), 0) };
+    assert_eq!(empty.kind, JsonRpcKind::JSONRPC_KIND_EMPTY);
+    unsafe { jsonrpc_classification_free(&mut empty) };
+
+    let mut null = unsafe { jsonrpc_classify(std::ptr::null(), 12) };
+    assert_eq!(null.kind, JsonRpcKind::JSONRPC_KIND_PARSE_ERROR);
+    assert_eq!(str_of(null.reason), Some(&b"a NULL pointer with a non-zero length (12 bytes)"[..]));
+    assert!(str_of(null.reply_server).is_some() && str_of(null.reply_client).is_none());
+    unsafe { jsonrpc_classification_free(&mut null) };
+
+    let byte = 0u8;
+    let mut huge = unsafe { jsonrpc_classify(&byte, usize::MAX) };
+    assert_eq!(huge.kind, JsonRpcKind::JSONRPC_KIND_PARSE_ERROR);
+    assert!(str_of(huge.reason).unwrap().starts_with(b"a length of"));
+    unsafe { jsonrpc_classification_free(&mut huge) };
+
+    let mut text = unsafe { jsonrpc_log_value(std::ptr::null(), 0) };
+    assert!(!text.ptr.is_null() && text.len == 0);
+    unsafe { jsonrpc_string_free(&mut text) };
+    let text = unsafe { jsonrpc_log_value(std::ptr::null(), 3) };
+    assert!(text.ptr.is_null());
+}
+
+#[test]
+fn unknown_roles_are_errors_not_undefined_behaviour() {
+    let line = b"[1]";
+    for role in [0, 3, 7, u32::MAX] {
+        let reply = unsafe { jsonrpc_invalid_reply(line.as_ptr(), line.len(), role) };
+        assert_eq!(reply.status, JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_ROLE, "role {role}");
+        assert!(reply.text.ptr.is_null());
+    }
+    let mut reply = unsafe { jsonrpc_invalid_reply(std::ptr::null(), 4, JsonRpcRole::JSONRPC_ROLE_SERVER as u32) };
+    assert_eq!(reply.status, JsonRpcStatus::JSONRPC_STATUS_OK);
+    assert_eq!(
+        str_of(JsonRpcStr { ptr: reply.text.ptr, len: reply.text.len }),
+        Some(&br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#[..])
+    );
+    unsafe { jsonrpc_string_free(&mut reply.text) };
+}
+
+#[test]
+fn frees_accept_null_and_repeat_harmlessly() {
+    unsafe {
+        jsonrpc_classification_free(std::ptr::null_mut());
+        jsonrpc_string_free(std::ptr::null_mut());
+        jsonrpc_lines_free(std::ptr::null_mut());
+    }
+    let mut c = classify(br#"{"id":"x","method":"m"}"#);
+    assert!(!c.storage.is_null());
+    unsafe { jsonrpc_classification_free(&mut c) };
+    assert!(c.storage.is_null() && c.id.ptr.is_null() && c.kind == JsonRpcKind::JSONRPC_KIND_NONE);
+    unsafe { jsonrpc_classification_free(&mut c) };
+
+    let mut text = unsafe { jsonrpc_log_value(b"x".as_ptr(), 1) };
+    unsafe { jsonrpc_string_free(&mut text) };
+    assert!(text.ptr.is_null());
+    unsafe { jsonrpc_string_free(&mut text) };
+
+    let mut state = JsonRpcLineState { max_line: 0, too_long_bytes: 0 };
+    let mut lines = unsafe { jsonrpc_classify_lines(b"{}\n".as_ptr(), 3, false, &mut state) };
+    unsafe { jsonrpc_lines_free(&mut lines) };
+    assert!(lines.items.is_null() && lines.count == 0);
+    unsafe { jsonrpc_lines_free(&mut lines) };
+}
+
+#[test]
+fn a_classification_without_strings_allocates_nothing() {
+    let c = classify(b"{}");
+    assert!(c.storage.is_null());
+}
+
+#[test]
+fn versions() {
+    assert_eq!(jsonrpc_abi_version(), JSONRPC_ABI_VERSION);
+    let version = unsafe { std::ffi::CStr::from_ptr(jsonrpc_version()) };
+    assert_eq!(version.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+}
+
+#[test]
+fn a_request_nested_a_million_levels_deep_classifies_on_a_small_stack() {
+    let depth = 1_000_000;
+    let mut line = br#"{"jsonrpc":"2.0","id":1,"method":"deep","params":"#.to_vec();
+    line.extend(std::iter::repeat_n(b'[', depth));
+    line.extend(std::iter::repeat_n(b']', depth));
+    line.push(b'}');
+    let kind = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || {
+            let mut c = classify(&line);
+            let kind = c.kind;
+            assert_eq!(c.params_span.len, 2 * depth);
+            unsafe { jsonrpc_classification_free(&mut c) };
+            kind
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(kind, JsonRpcKind::JSONRPC_KIND_REQUEST);
+}
+
+/// What a host sees of one line from the many-lines call.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    Line { len: usize, kind: JsonRpcKind, id: Option<Vec<u8>>, reply: Option<Vec<u8>> },
+    TooLong { len: usize },
+}
+
+/// Feeds `stream` to the many-lines call `chunk` bytes at a time, as a host
+/// does; returns what it saw and the most bytes it ever held.
+fn feed(stream: &[u8], chunk: usize, max_line: usize) -> (Vec<Seen>, usize) {
+    let mut state = JsonRpcLineState { max_line, too_long_bytes: 0 };
+    let mut held: Vec<u8> = Vec::new();
+    let mut seen = Vec::new();
+    let mut most = 0;
+    let mut chunks = stream.chunks(chunk).peekable();
+    loop {
+        let piece = chunks.next().unwrap_or_default();
+        held.extend_from_slice(piece);
+        most = most.max(held.len());
+        let end = chunks.peek().is_none();
+        let mut lines = unsafe { jsonrpc_classify_lines(held.as_ptr(), held.len(), end, &mut state) };
+        assert_eq!(lines.status, JsonRpcStatus::JSONRPC_STATUS_OK);
+        let items = unsafe { std::slice::from_raw_parts(lines.items, lines.count) };
+        for item in items {
+            seen.push(if item.too_long {
+                assert_eq!(item.classification.kind, JsonRpcKind::JSONRPC_KIND_NONE);
+                Seen::TooLong { len: item.len }
+            } else {
+                let c = &item.classification;
+                Seen::Line {
+                    len: item.len,
+                    kind: c.kind,
+                    id: str_of(c.id).map(<[u8]>::to_vec),
+                    reply: str_of(c.reply_server).map(<[u8]>::to_vec),
+                }
+            });
+        }
+        held.drain(..lines.consumed);
+        unsafe { jsonrpc_lines_free(&mut lines) };
+        if end {
+            assert!(held.is_empty(), "everything is consumed at the end of the stream");
+            return (seen, most);
+        }
+    }
+}
+
+fn vector_stream(separator: &[u8]) -> (Vec<u8>, usize) {
+    let lines: Vec<Vec<u8>> =
+        common::envelope_cases().into_iter().map(|c| c.line).filter(|l| !l.contains(&b'\n')).collect();
+    (lines.join(separator), lines.len())
+}
+
+#[test]
+fn the_many_lines_call_gives_the_same_lines_at_every_chunk_size() {
+    for separator in [&b"\n"[..], b"\r\n"] {
+        let (stream, count) = vector_stream(separator);
+        let (whole, _) = feed(&stream, stream.len(), 0);
+        assert_eq!(whole.len(), count);
+        for (seen, line) in whole.iter().zip(stream.split(|&b| b == b'\n')) {
+            let Seen::Line { kind, .. } = seen else { panic!("no line is too long") };
+            let c = classify(line);
+            assert_eq!(*kind, c.kind);
+        }
+        for chunk in 1..=70 {
+            assert_eq!(feed(&stream, chunk, 0).0, whole, "chunk size {chunk}");
+        }
+    }
+}
+
+#[test]
+fn a_too_long_line_is_reported_once_and_never_held_whole() {
+    let mut stream = br#"{"jsonrpc":"2.0","id":1,"method":"a"}"#.to_vec();
+    stream.push(b'\n');
+    stream.extend(std::iter::repeat_n(b'x', 1000));
+    stream.extend_from_slice(b"\n[]\n");
+    stream.extend(std::iter::repeat_n(b' ', 300));
+    for chunk in [1, 7, 64, 100, 5000] {
+        let (seen, most) = feed(&stream, chunk, 100);
+        assert_eq!(seen.len(), 4, "chunk {chunk}: {seen:?}");
+        assert!(matches!(seen[0], Seen::Line { kind: JsonRpcKind::JSONRPC_KIND_REQUEST, .. }));
+        assert_eq!(seen[1], Seen::TooLong { len: 1000 });
+        assert!(matches!(seen[2], Seen::Line { kind: JsonRpcKind::JSONRPC_KIND_BATCH, .. }));
+        assert_eq!(seen[3], Seen::TooLong { len: 300 }, "the unterminated last line is too long too");
+        if chunk < 100 {
+            assert!(most <= 100 + chunk, "chunk {chunk}: held {most} bytes");
+        }
+    }
+}
+
+#[test]
+fn bad_many_lines_arguments_are_errors() {
+    let mut state = JsonRpcLineState { max_line: 0, too_long_bytes: 0 };
+    let lines = unsafe { jsonrpc_classify_lines(b"x\n".as_ptr(), 2, false, std::ptr::null_mut()) };
+    assert_eq!(lines.status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+    let lines = unsafe { jsonrpc_classify_lines(std::ptr::null(), 2, false, &mut state) };
+    assert_eq!(lines.status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+    assert!(lines.items.is_null() && lines.consumed == 0);
+}
+
+fn built_library() -> PathBuf {
+    // Integration tests run from target/<profile>/deps; the cdylib is one up.
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().join("libjsonrpc_envelope.so")
+}
+
+#[test]
+fn the_shared_library_exports_only_prefixed_symbols() {
+    let library = built_library();
+    let out = Command::new("nm").args(["-D", "--defined-only"]).arg(&library).output().expect("nm runs");
+    assert!(out.status.success(), "nm {}: {}", library.display(), String::from_utf8_lossy(&out.stderr));
+    let symbols: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_owned))
+        .collect();
+    let expected = [
+        "jsonrpc_abi_version",
+        "jsonrpc_classification_free",
+        "jsonrpc_classify",
+        "jsonrpc_classify_lines",
+        "jsonrpc_invalid_reply",
+        "jsonrpc_lines_free",
+        "jsonrpc_log_value",
+        "jsonrpc_string_free",
+        "jsonrpc_version",
+    ];
+    let mut sorted = symbols.clone();
+    sorted.sort();
+    assert_eq!(sorted, expected, "exported: {symbols:?}");
+}

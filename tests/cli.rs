@@ -1,0 +1,164 @@
+//! The `jsonrpc-envelope` command as a person or a script uses it.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jsonrpc-envelope"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the CLI");
+    // A child that exits early (bad arguments) closes its stdin: not a fault.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().expect("CLI output")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+#[test]
+fn classify_writes_the_vector_record_of_every_line_in_its_key_order() {
+    let cases: Vec<_> = common::envelope_cases().into_iter().filter(|c| !c.line.contains(&b'\n')).collect();
+    assert!(cases.len() >= 99);
+    let stream = cases.iter().map(|c| c.line.as_slice()).collect::<Vec<_>>().join(&b"\n"[..]);
+    let out = run(&["classify"], &stream);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let records: Vec<&str> = text.lines().collect();
+    assert_eq!(records.len(), cases.len());
+    let keys = [
+        "kind",
+        "id_kind",
+        "id",
+        "method",
+        "jsonrpc_2_0",
+        "has_result",
+        "has_error",
+        "names_no_request",
+        "spans",
+        "reason",
+        "reply_server",
+        "reply_client",
+    ];
+    for (case, record) in cases.iter().zip(records) {
+        let mut at = 0;
+        for key in keys {
+            let found = record[at..].find(&format!("\"{key}\":")).unwrap_or_else(|| panic!("{key} in {record}"));
+            at += found;
+        }
+        common::assert_record(case, serde_json::from_str(record).expect("record is JSON"));
+    }
+}
+
+#[test]
+fn classify_reads_a_file_or_stdin_alike_and_keeps_crlf_lines_whole() {
+    let dir = std::env::temp_dir().join(format!("jsonrpc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("capture.jsonl");
+    let capture = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\nnot json\r\n";
+    std::fs::write(&file, capture).unwrap();
+    let from_file = run(&["classify", file.to_str().unwrap()], b"");
+    let from_stdin = run(&["classify", "-"], capture);
+    assert_eq!(stdout(&from_file), stdout(&from_stdin));
+    let records: Vec<Value> = stdout(&from_file).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records[0]["kind"], "request");
+    assert_eq!(records[1]["kind"], "parse_error");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn classify_reports_a_too_long_line_and_goes_on() {
+    let mut input = vec![b'x'; 5000];
+    input.extend_from_slice(b"\n{\"id\":1,\"result\":{}}\n");
+    let out = run(&["classify", "--max-line", "100"], &input);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], r#"{"kind":"too_long","length":5000}"#);
+    assert!(lines[1].starts_with(r#"{"kind":"response""#));
+}
+
+#[test]
+fn lint_names_each_troubling_line_and_exits_1() {
+    let capture = concat!(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
+        "Server listening on stdio\n",
+        "{\"level\":\"info\",\"msg\":\"ready\"}\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":7}\n",
+        "\n",
+    );
+    let out = run(&["lint"], capture.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("line 2: parse_error: not JSON"), "{text}");
+    assert!(text.contains("line 3: not_jsonrpc:"), "{text}");
+    assert!(text.contains("line 4: response: an error that names no request"), "{text}");
+    assert!(text.contains("line 5: invalid_request: Invalid Request: the method must be a string, not a number"));
+    assert!(text.contains(r#"reply: {"jsonrpc":"2.0","id":2,"error":{"code":-32600"#), "{text}");
+    assert!(!text.contains("line 1:") && !text.contains("line 6:"), "{text}");
+    assert!(text.contains("6 lines:") && text.contains("4 would trouble a peer reading as client"), "{text}");
+}
+
+#[test]
+fn lint_as_server_shows_the_parse_error_reply_and_a_clean_capture_exits_0() {
+    let out = run(&["lint", "--role", "server"], b"oops\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains(r#"reply: {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#)
+    );
+    let clean = run(&["lint"], b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
+}
+
+#[test]
+fn errors_are_one_line_with_exit_status_2() {
+    for args in [
+        &["lint", "/no/such/file"][..],
+        &["classify", "--max-line", "0"],
+        &["frobnicate"],
+        &[],
+        &["lint", "--role", "peer"],
+    ] {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("jsonrpc-envelope: "), "{args:?}: {err}");
+        assert!(err.lines().count() <= 2, "{args:?}: {err}");
+    }
+    let missing = run(&["lint", "/no/such/file"], b"");
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/file"));
+}
+
+#[test]
+fn help_has_examples() {
+    let out = run(&["--help"], b"");
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("Examples:"));
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jsonrpc-envelope"))
+        .arg("classify")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let line = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".repeat(50_000);
+    let _ = child.stdin.take().unwrap().write_all(&line);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty());
+}
