@@ -17,8 +17,7 @@ VALGRIND_RUN  := $(VALGRIND) --quiet --leak-check=full --show-leak-kinds=all --e
 
 all: build
 
-build:
-	$(CARGO) build --release
+build: $(RELEASE_LIB)/libjsonrpc_envelope.so
 
 # ---- demo: the CLI and a small C host over the example captures ----------
 
@@ -43,7 +42,11 @@ $(BUILD):
 
 # ---- test: every layer ----------------------------------------------------
 
-test: test-lint test-rust test-c
+# Each binding adds its test target to TESTS in its own rules.mk.
+TESTS := test-lint test-rust test-c
+-include bindings/*/rules.mk
+
+test: $(TESTS)
 
 test-lint:
 	$(CARGO) fmt --check
@@ -66,11 +69,17 @@ test-c: $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vectors_asan $
 $(BUILD)/vectors.flat: tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl | $(BUILD)
 	$(PYTHON) tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl $@
 
+# The library's SONAME is libjsonrpc_envelope.so.<ABI>: programs linked here
+# find it at run time through this link, as they would after `make install`.
+ABI := $(shell sed -n 's/^pub const JSONRPC_ABI_VERSION: u32 = \([0-9]*\);/\1/p' src/ffi/version.rs)
+
 $(DEBUG_LIB)/libjsonrpc_envelope.so: FORCE
 	$(CARGO) build --lib
+	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
 $(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE
 	$(CARGO) build --release
+	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
 $(BUILD)/test_vectors: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -g -O1 $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@

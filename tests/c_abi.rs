@@ -221,9 +221,9 @@ fn bad_many_lines_arguments_are_errors() {
 }
 
 fn built_library() -> PathBuf {
-    // Integration tests run from target/<profile>/deps; the cdylib is one up.
+    // `cargo test` builds the cdylib beside the test binaries, in deps/.
     let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().join("libjsonrpc_envelope.so")
+    exe.parent().unwrap().join("libjsonrpc_envelope.so")
 }
 
 #[test]
@@ -249,4 +249,12 @@ fn the_shared_library_exports_only_prefixed_symbols() {
     let mut sorted = symbols.clone();
     sorted.sort();
     assert_eq!(sorted, expected, "exported: {symbols:?}");
+}
+
+#[test]
+fn the_soname_carries_the_abi_version() {
+    let out = Command::new("readelf").arg("-d").arg(built_library()).output().expect("readelf runs");
+    let dynamic = String::from_utf8_lossy(&out.stdout);
+    let soname = format!("[libjsonrpc_envelope.so.{JSONRPC_ABI_VERSION}]");
+    assert!(dynamic.lines().any(|l| l.contains("(SONAME)") && l.contains(&soname)), "{dynamic}");
 }
