@@ -1,6 +1,7 @@
 # jsonrpc-envelope: `make demo` shows the main job, `make test` runs every
 # test of every language present. See README.md.
 
+SHELL     := /bin/bash
 CARGO     ?= cargo
 CC        ?= cc
 PYTHON    ?= python3
@@ -43,7 +44,7 @@ $(BUILD):
 # ---- test: every layer ----------------------------------------------------
 
 # Each binding adds its test target to TESTS in its own rules.mk.
-TESTS := test-lint test-rust test-c
+TESTS := test-lint test-rust test-c test-fuzz
 -include bindings/*/rules.mk
 
 test: $(TESTS)
@@ -51,6 +52,8 @@ test: $(TESTS)
 test-lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --check --manifest-path fuzz/Cargo.toml
+	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
 
 # Unit tests, vectors through the Rust API and the C ABI, header drift,
 # exported symbols, the CLI, JSONTestSuite.
@@ -91,6 +94,30 @@ $(BUILD)/capture_host_debug: examples/c/capture_host.c include/jsonrpc_envelope.
 	$(CC) $(CFLAGS_STRICT) -g $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
 
 FORCE:
+
+# ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
+
+FUZZ_TARGETS := classify envelope log_value lines c_abi
+FUZZ_SECONDS ?= 300
+FUZZ := RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
+
+.PHONY: fuzz fuzz-seed test-fuzz
+
+# Each target for FUZZ_SECONDS (default 5 minutes), seeded from the vectors.
+fuzz: fuzz-seed
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+	  $(FUZZ) run $$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 2>&1 \
+	    | grep -E '^(Done|stat::number_of_executed_units|==[0-9]+== ERROR|SUMMARY|thread .* panicked)' ; \
+	  [ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
+	done
+
+fuzz-seed:
+	$(PYTHON) fuzz/seed.py $(FUZZ_TARGETS)
+
+# The smoke run inside `make test`: about 30 seconds in all.
+test-fuzz: FUZZ_SECONDS = 6
+test-fuzz: fuzz
 
 # ---- maintenance ---------------------------------------------------------
 

@@ -26,6 +26,8 @@ Values:
 import json
 import sys
 
+USAGE = "usage: flatten_vectors.py ENVELOPE_JSONL LOG_VALUE_JSONL OUT   (OUT: a path, or - for stdout)"
+
 ABSENT = "-"
 ANY_REASON = "+"
 
@@ -139,7 +141,7 @@ def flatten(path, record_type, known_keys, fields_of):
 
 def main(argv):
     if len(argv) != 4:
-        raise SystemExit(__doc__.split("\n\n")[1])
+        raise SystemExit(USAGE)
     envelope_path, log_path, out_path = argv[1:]
     lines = [f"# flattened from {envelope_path} and {log_path} by flatten_vectors.py"]
     lines += flatten(envelope_path, "envelope", ENVELOPE_KEYS, envelope_fields)

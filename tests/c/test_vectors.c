@@ -9,10 +9,10 @@
  * input could not be read.
  *
  *   python3 tests/c/flatten_vectors.py tests/vectors/envelope.jsonl \
- *       tests/vectors/log_value.jsonl build/vectors.flat
+ *       tests/vectors/log_value.jsonl target/c/vectors.flat
  *   cc -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude \
- *       tests/c/test_vectors.c -Ltarget/debug -ljsonrpc_envelope -o test_vectors
- *   LD_LIBRARY_PATH=target/debug ./test_vectors build/vectors.flat
+ *       tests/c/test_vectors.c -Ltarget/debug -ljsonrpc_envelope -o target/c/test_vectors
+ *   LD_LIBRARY_PATH=target/debug target/c/test_vectors target/c/vectors.flat
  */
 
 #include "jsonrpc_envelope.h"
@@ -82,8 +82,10 @@ static void buf_append(ByteBuf *buf, const void *bytes, size_t len) {
 }
 
 static void buf_drop_front(ByteBuf *buf, size_t len) {
-    memmove(buf->data, buf->data + len, buf->len - len);
-    buf->len -= len;
+    if (len > 0) {
+        memmove(buf->data, buf->data + len, buf->len - len);
+        buf->len -= len;
+    }
 }
 
 static void buf_free(ByteBuf *buf) {
@@ -330,8 +332,12 @@ typedef struct {
     bool ok; /* false once something in it was wrong (and reported) */
 } Record;
 
+/* Reports the first thing wrong with a record (the rest would follow from it). */
 PRINTF_LIKE(2, 3)
 static void record_error(Record *record, const char *fmt, ...) {
+    if (!record->ok) {
+        return;
+    }
     fprintf(stderr, "test_vectors: flat file line %zu: ", record->source_line);
     va_list args;
     va_start(args, fmt);
@@ -341,26 +347,29 @@ static void record_error(Record *record, const char *fmt, ...) {
     record->ok = false;
 }
 
+/* Ends `text` at its first `separator` and gives what follows it, or NULL
+ * when there is none. */
+static char *cut(char *text, char separator) {
+    char *found = strchr(text, separator);
+    if (found == NULL) {
+        return NULL;
+    }
+    *found = '\0';
+    return found + 1;
+}
+
 /* Splits one line of the flat file, in place, into its type and fields. */
 static Record split_record(char *line, size_t source_line) {
     Record record = {.source_line = source_line, .type = line, .ok = true};
-    char *next = strchr(line, '\t');
-    while (next != NULL && record.ok) {
-        *next = '\0';
-        char *key = next + 1;
-        next = strchr(key, '\t');
-        if (next != NULL) {
-            *next = '\0';
-        }
-        char *equals = strchr(key, '=');
-        if (equals == NULL || record.count == MAX_FIELDS) {
+    char *rest = cut(line, '\t');
+    while (rest != NULL && record.ok) {
+        char *key = rest;
+        rest = cut(key, '\t');
+        char *value = cut(key, '=');
+        if (value == NULL || record.count == MAX_FIELDS) {
             record_error(&record, "bad field \"%s\"", key);
-            break;
-        }
-        *equals = '\0';
-        record.fields[record.count++] = (Field){key, equals + 1};
-        if (next != NULL) {
-            *next = '\t'; /* restored so that the loop finds it again */
+        } else {
+            record.fields[record.count++] = (Field){key, value};
         }
     }
     return record;
@@ -387,7 +396,7 @@ static int hex_digit(char c) {
 }
 
 /* Decodes lowercase hex in place, NUL-terminates the bytes, and gives
- * their length, or -1 (as SIZE_MAX) for bad hex. */
+ * their length, or SIZE_MAX when it is not hex. */
 static size_t decode_hex(char *hex) {
     size_t digits = strlen(hex);
     if (digits % 2 != 0) {
@@ -590,12 +599,9 @@ static bool load_vectors(const char *path, Vectors *vectors) {
     bool ok = true;
     char *line = vectors->file;
     for (size_t number = 1; line != NULL && ok; number++) {
-        char *end = strchr(line, '\n');
-        if (end != NULL) {
-            *end = '\0';
-        }
+        char *next = cut(line, '\n');
         ok = add_record(vectors, line, number);
-        line = end != NULL ? end + 1 : NULL;
+        line = next;
     }
     if (ok && vectors->envelope_count == 0) {
         fprintf(stderr, "test_vectors: %s holds no envelope vectors\n", path);
@@ -716,6 +722,7 @@ static void check_log_vector(const LogVector *vector) {
 typedef void ItemCheck(void *context, size_t index, const JsonRpcLine *item, const unsigned char *buf);
 
 typedef struct {
+    const char *label; /* names the stream in failures */
     const unsigned char *bytes;
     size_t len;
     size_t chunk;    /* bytes read at a time */
@@ -733,7 +740,18 @@ static size_t min_size(size_t a, size_t b) {
     return a < b ? a : b;
 }
 
+/* An item must lie in the buffer: all of a complete line, or the start of
+ * the last part of an over-long one. */
+static bool check_item_bounds(const JsonRpcLine *item, size_t buf_len) {
+    size_t end = item->too_long ? item->offset : item->offset + item->len;
+    return check(item->offset <= buf_len && end <= buf_len, "item at %zu (len %zu) is outside the %zu-byte buffer",
+                 item->offset, item->len, buf_len);
+}
+
+/* Feeds the stream and checks each item; failures name the stream, and the
+ * item by its index, which the item check can refine. */
 static FeedStats feed_stream(const Feed *feed) {
+    set_context("%s", feed->label);
     JsonRpcLineState state = {0};
     state.max_line = feed->max_line;
     ByteBuf held = {0};
@@ -751,8 +769,13 @@ static FeedStats feed_stream(const Feed *feed) {
                         (unsigned)lines.status, read) &&
                   check(lines.consumed <= held.len, "consumed %zu of %zu bytes", lines.consumed, held.len);
         for (size_t i = 0; ok && i < lines.count; i++) {
-            feed->check_item(feed->context, stats.items++, &lines.items[i], held.data);
+            set_context("%s, item %zu", feed->label, stats.items);
+            if (check_item_bounds(&lines.items[i], held.len)) {
+                feed->check_item(feed->context, stats.items, &lines.items[i], held.data);
+            }
+            stats.items++;
         }
+        set_context("%s", feed->label);
         buf_drop_front(&held, ok ? lines.consumed : 0);
         jsonrpc_lines_free(&lines);
         if (!ok) {
@@ -774,7 +797,6 @@ typedef struct {
 
 static void check_stream_item(void *context, size_t index, const JsonRpcLine *item, const unsigned char *buf) {
     const StreamPass *pass = context;
-    set_context("%s, item %zu", pass->label, index);
     if (!check(index < pass->count, "more items than lines")) {
         return;
     }
@@ -783,9 +805,10 @@ static void check_stream_item(void *context, size_t index, const JsonRpcLine *it
     /* Lines are joined, so the last one has no line ending, hence no CR. */
     bool has_cr = pass->crlf && index + 1 < pass->count;
     Text want_line = vector->line;
+    size_t want_len = want_line.len + (has_cr ? 1 : 0);
     check(!item->too_long, "too_long");
-    check_size("len", item->len, want_line.len + has_cr);
-    if (item->len == want_line.len + has_cr) {
+    check_size("len", item->len, want_len);
+    if (item->len == want_len) {
         JsonRpcStr got_line = {(const char *)buf + item->offset, want_line.len};
         check_bytes("line bytes at offset", got_line, want_line);
         check(!has_cr || buf[item->offset + want_line.len] == '\r', "the line does not end with its CR");
@@ -800,10 +823,8 @@ static void check_stream_item(void *context, size_t index, const JsonRpcLine *it
 }
 
 static void run_stream_pass(StreamPass *pass, const ByteBuf *stream, size_t chunk) {
-    Feed feed = {stream->data, stream->len, chunk, 0, check_stream_item, pass};
-    set_context("%s", pass->label);
+    Feed feed = {pass->label, stream->data, stream->len, chunk, 0, check_stream_item, pass};
     FeedStats stats = feed_stream(&feed);
-    set_context("%s", pass->label);
     check_size("items", stats.items, pass->count);
 }
 
@@ -857,7 +878,6 @@ static const ExpectedItem TOO_LONG_ITEMS[] = {
 
 static void check_too_long_item(void *context, size_t index, const JsonRpcLine *item, const unsigned char *buf) {
     (void)context;
-    set_context("too-long stream, item %zu", index);
     if (!check(index < COUNT_OF(TOO_LONG_ITEMS), "more items than expected")) {
         return;
     }
@@ -884,10 +904,8 @@ static void check_too_long(void) {
         buf_append(&stream, "x", 1);
     }
     buf_append(&stream, "\n{}\n", 4);
-    Feed feed = {stream.data, stream.len, CHUNK, MAX_LINE, check_too_long_item, NULL};
-    set_context("too-long stream");
+    Feed feed = {"too-long stream", stream.data, stream.len, CHUNK, MAX_LINE, check_too_long_item, NULL};
     FeedStats stats = feed_stream(&feed);
-    set_context("too-long stream");
     check_size("items", stats.items, COUNT_OF(TOO_LONG_ITEMS));
     check(stats.max_held <= MAX_LINE + CHUNK, "held %zu bytes at once, more than max_line + chunk (%d)",
           stats.max_held, MAX_LINE + CHUNK);
@@ -958,7 +976,7 @@ static void check_free_null(void) {
     jsonrpc_classification_free(NULL);
     jsonrpc_string_free(NULL);
     jsonrpc_lines_free(NULL);
-    check(true, "unreachable");
+    check(true, "the free functions accept NULL"); /* reached: none crashed */
 }
 
 static void check_versions(void) {

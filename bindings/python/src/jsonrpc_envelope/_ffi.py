@@ -1,0 +1,279 @@
+"""The C ABI of libjsonrpc_envelope, as ctypes declarations, and the loading
+of the library.
+
+Everything here mirrors ``include/jsonrpc_envelope.h`` exactly; the test
+``tests/test_header.py`` parses that header and checks every structure and
+every function signature below against it, so a header change cannot go
+unnoticed. Nothing in this module decides anything about JSON-RPC.
+
+The library is found, in order:
+
+1. at the path in the environment variable ``JSONRPC_ENVELOPE_LIB`` (a file,
+   or a directory holding ``libjsonrpc_envelope.so``), when it is set;
+2. beside this file, where ``pip install`` puts the library it built.
+
+It is then refused unless ``jsonrpc_abi_version()`` is ``ABI_VERSION``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from ctypes import (
+    POINTER,
+    Structure,
+    c_bool,
+    c_char_p,
+    c_size_t,
+    c_uint32,
+    c_void_p,
+)
+from typing import Any, Dict, List, Tuple
+
+__all__ = [
+    "ABI_VERSION",
+    "LIB_ENV",
+    "LIB_NAME",
+    "JsonRpcStr",
+    "JsonRpcSpan",
+    "JsonRpcClassification",
+    "JsonRpcLine",
+    "JsonRpcLines",
+    "JsonRpcLineState",
+    "JsonRpcString",
+    "JsonRpcReply",
+    "STRUCTS",
+    "SIGNATURES",
+    "CONSTANTS",
+    "lib",
+    "lib_path",
+]
+
+#: The ``JSONRPC_ABI_VERSION`` this binding was written for.
+ABI_VERSION = 1
+
+#: The environment variable that overrides where the library is loaded from.
+LIB_ENV = "JSONRPC_ENVELOPE_LIB"
+
+if sys.platform == "darwin":
+    LIB_NAME = "libjsonrpc_envelope.dylib"
+elif sys.platform == "win32":
+    LIB_NAME = "jsonrpc_envelope.dll"
+else:
+    LIB_NAME = "libjsonrpc_envelope.so"
+
+# C enums are passed as uint32_t (the header's `typedef uint32_t JsonRpcKind`).
+c_enum = c_uint32
+
+
+# ---- the structures, in the header's order --------------------------------
+# String pointers are c_void_p, never c_char_p: c_char_p would copy up to the
+# first NUL on every access, while the header says `len` is the truth.
+
+
+class JsonRpcStr(Structure):
+    """A string borrowed from a result: pointer and length."""
+
+    _fields_ = [("ptr", c_void_p), ("len", c_size_t)]
+
+
+class JsonRpcSpan(Structure):
+    """Where a member's value stands in the line; ``len == 0`` is absent."""
+
+    _fields_ = [("offset", c_size_t), ("len", c_size_t)]
+
+
+class JsonRpcClassification(Structure):
+    """What a line is and what it carries (owned; free once)."""
+
+    _fields_ = [
+        ("kind", c_enum),
+        ("id_kind", c_enum),
+        ("jsonrpc_2_0", c_bool),
+        ("has_result", c_bool),
+        ("has_error", c_bool),
+        ("names_no_request", c_bool),
+        ("id", JsonRpcStr),
+        ("method", JsonRpcStr),
+        ("reason", JsonRpcStr),
+        ("reply_server", JsonRpcStr),
+        ("reply_client", JsonRpcStr),
+        ("id_span", JsonRpcSpan),
+        ("method_span", JsonRpcSpan),
+        ("params_span", JsonRpcSpan),
+        ("result_span", JsonRpcSpan),
+        ("error_span", JsonRpcSpan),
+        ("storage", c_void_p),
+    ]
+
+
+class JsonRpcLine(Structure):
+    """One line of a buffer given to ``jsonrpc_classify_lines``."""
+
+    _fields_ = [
+        ("offset", c_size_t),
+        ("len", c_size_t),
+        ("too_long", c_bool),
+        ("classification", JsonRpcClassification),
+    ]
+
+
+class JsonRpcLines(Structure):
+    """The answer of ``jsonrpc_classify_lines`` (owned; free once)."""
+
+    _fields_ = [
+        ("status", c_enum),
+        ("items", POINTER(JsonRpcLine)),
+        ("count", c_size_t),
+        ("consumed", c_size_t),
+    ]
+
+
+class JsonRpcLineState(Structure):
+    """What ``jsonrpc_classify_lines`` keeps between buffers of one stream."""
+
+    _fields_ = [("max_line", c_size_t), ("too_long_bytes", c_size_t)]
+
+
+class JsonRpcString(Structure):
+    """A string the caller owns (free once with ``jsonrpc_string_free``)."""
+
+    _fields_ = [("ptr", c_void_p), ("len", c_size_t)]
+
+
+class JsonRpcReply(Structure):
+    """The answer of ``jsonrpc_invalid_reply``."""
+
+    _fields_ = [("status", c_enum), ("text", JsonRpcString)]
+
+
+#: Every structure of the header, by its C name.
+STRUCTS: Dict[str, Any] = {
+    cls.__name__: cls
+    for cls in (
+        JsonRpcStr,
+        JsonRpcSpan,
+        JsonRpcClassification,
+        JsonRpcLine,
+        JsonRpcLines,
+        JsonRpcLineState,
+        JsonRpcString,
+        JsonRpcReply,
+    )
+}
+
+#: Every function of the header: name -> (restype, argtypes).
+#: Input byte pointers (`const uint8_t *`) are c_char_p so that a Python
+#: `bytes` object is passed without a copy; it is never a restype of an
+#: owned string. `jsonrpc_version` returns a static string, not an owned one.
+SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
+    "jsonrpc_classify": (JsonRpcClassification, [c_char_p, c_size_t]),
+    "jsonrpc_classification_free": (None, [POINTER(JsonRpcClassification)]),
+    "jsonrpc_classify_lines": (
+        JsonRpcLines,
+        [c_char_p, c_size_t, c_bool, POINTER(JsonRpcLineState)],
+    ),
+    "jsonrpc_lines_free": (None, [POINTER(JsonRpcLines)]),
+    "jsonrpc_log_value": (JsonRpcString, [c_char_p, c_size_t]),
+    "jsonrpc_invalid_reply": (JsonRpcReply, [c_char_p, c_size_t, c_uint32]),
+    "jsonrpc_string_free": (None, [POINTER(JsonRpcString)]),
+    "jsonrpc_version": (c_char_p, []),
+    "jsonrpc_abi_version": (c_uint32, []),
+}
+
+#: The header's enum constants this binding uses, by C name.
+CONSTANTS: Dict[str, int] = {
+    "JSONRPC_ABI_VERSION": ABI_VERSION,
+    "JSONRPC_KIND_NONE": 0,
+    "JSONRPC_KIND_EMPTY": 1,
+    "JSONRPC_KIND_PARSE_ERROR": 2,
+    "JSONRPC_KIND_BATCH": 3,
+    "JSONRPC_KIND_NOT_OBJECT": 4,
+    "JSONRPC_KIND_INVALID_REQUEST": 5,
+    "JSONRPC_KIND_REQUEST": 6,
+    "JSONRPC_KIND_NOTIFICATION": 7,
+    "JSONRPC_KIND_RESPONSE": 8,
+    "JSONRPC_KIND_NOT_JSONRPC": 9,
+    "JSONRPC_ID_ABSENT": 0,
+    "JSONRPC_ID_NULL": 1,
+    "JSONRPC_ID_STRING": 2,
+    "JSONRPC_ID_NUMBER": 3,
+    "JSONRPC_ID_OBJECT": 4,
+    "JSONRPC_ID_ARRAY": 5,
+    "JSONRPC_ID_BOOLEAN": 6,
+    "JSONRPC_STATUS_OK": 0,
+    "JSONRPC_STATUS_UNKNOWN_ROLE": 1,
+    "JSONRPC_STATUS_NULL_ARGUMENT": 2,
+    "JSONRPC_STATUS_OUT_OF_MEMORY": 3,
+    "JSONRPC_STATUS_INTERNAL_ERROR": 4,
+    "JSONRPC_ROLE_SERVER": 1,
+    "JSONRPC_ROLE_CLIENT": 2,
+}
+
+
+# ---- loading ---------------------------------------------------------------
+
+
+def _bundled_path() -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), LIB_NAME)
+
+
+def _find() -> str:
+    bundled = _bundled_path()
+    override = os.environ.get(LIB_ENV)
+    if override:
+        path = os.path.join(override, LIB_NAME) if os.path.isdir(override) else override
+        if not os.path.isfile(path):
+            raise ImportError(
+                f"jsonrpc_envelope: {LIB_ENV}={override!r} names no library "
+                f"(no file at {path!r}); point it at libjsonrpc_envelope's shared "
+                f"library (such as target/release/{LIB_NAME}), or unset it to use "
+                f"the library bundled with the package at {bundled!r}"
+            )
+        return path
+    if os.path.isfile(bundled):
+        return bundled
+    raise ImportError(
+        f"jsonrpc_envelope: the shared library was not found: it is not bundled "
+        f"with the package at {bundled!r}, and {LIB_ENV} is not set. Install the "
+        f"package with pip (which builds the library with cargo), or set {LIB_ENV} "
+        f"to the library's path (such as target/release/{LIB_NAME})"
+    )
+
+
+def _load(path: str) -> ctypes.CDLL:
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as error:
+        raise ImportError(f"jsonrpc_envelope: cannot load {path!r}: {error}") from error
+    try:
+        abi_version = lib.jsonrpc_abi_version
+    except AttributeError:
+        raise ImportError(
+            f"jsonrpc_envelope: {path!r} is not libjsonrpc_envelope "
+            f"(it has no jsonrpc_abi_version)"
+        ) from None
+    abi_version.restype, abi_version.argtypes = SIGNATURES["jsonrpc_abi_version"]
+    found = abi_version()
+    if found != ABI_VERSION:
+        raise ImportError(
+            f"jsonrpc_envelope: {path!r} has ABI version {found}, but this Python "
+            f"package was written for ABI version {ABI_VERSION}; install the "
+            f"package and the library from the same release"
+            + (f" (or correct {LIB_ENV})" if os.environ.get(LIB_ENV) else "")
+        )
+    for name, (restype, argtypes) in SIGNATURES.items():
+        try:
+            function = getattr(lib, name)
+        except AttributeError:
+            raise ImportError(
+                f"jsonrpc_envelope: {path!r} says ABI version {found} but lacks {name}"
+            ) from None
+        function.restype = restype
+        function.argtypes = argtypes
+    return lib
+
+
+lib_path: str = _find()
+lib: ctypes.CDLL = _load(lib_path)

@@ -1,0 +1,145 @@
+//! What the fuzz targets check, in one place: an independent reading of
+//! JSON (serde_json) and of SPEC §2 (a deliberately plain implementation on
+//! serde_json's `Value`), and the invariants every classification keeps.
+
+use jsonrpc_envelope::{Classification, IdKind, Kind, Role, classify};
+use serde_json::Value;
+
+/// serde_json's marker for a number kept as text: an object with this key
+/// reads as a number under `arbitrary_precision`, so such lines are not
+/// compared (the one blind spot of the reference, handled explicitly).
+const NUMBER_KEY: &[u8] = b"$serde_json::private::Number";
+
+/// Rewrites every lone-surrogate escape in strings (`\ud800`) to `\u0041`:
+/// SPEC §1 accepts them, serde_json does not. Same length, so offsets hold.
+fn without_lone_surrogates(bytes: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    let hex = |at: usize| -> Option<u32> {
+        let digits = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(digits, 16).ok().filter(|_| digits.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                if bytes.get(i + 1) == Some(&b'u')
+                    && let Some(code) = hex(i + 2)
+                {
+                    let pair = (0xD800..0xDC00).contains(&code)
+                        && bytes.get(i + 6..i + 8) == Some(b"\\u")
+                        && hex(i + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                    if pair {
+                        i += 12;
+                        continue;
+                    }
+                    if (0xD800..0xE000).contains(&code) {
+                        out[i + 2..i + 6].copy_from_slice(b"0041");
+                    }
+                }
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Runs `f` on a thread with a stack big enough for serde_json's recursion
+/// at any depth a fuzz input can reach.
+fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new().stack_size(1 << 30).spawn(f).expect("thread").join().expect("no panic")
+}
+
+/// The reference reading of `bytes`: `Some(None)` when serde_json rejects
+/// them as a JSON text in UTF-8, `Some(Some(kind))` with the kind SPEC §2
+/// gives its value, and `None` when the reference cannot say (the private
+/// number key). A deep value is parsed and dropped on a big stack, since
+/// serde_json recurses in both.
+pub fn reference_kind(bytes: &[u8]) -> Option<Option<Kind>> {
+    if bytes.windows(NUMBER_KEY.len()).any(|w| w == NUMBER_KEY) {
+        return None;
+    }
+    let text = without_lone_surrogates(bytes);
+    let read = move || {
+        let mut de = serde_json::Deserializer::from_slice(&text);
+        de.disable_recursion_limit();
+        let value: Option<Value> = serde::Deserialize::deserialize(&mut de).ok();
+        value.filter(|_| de.end().is_ok()).map(|v| plain_kind(&v))
+    };
+    let deep = bytes.iter().filter(|&&b| b == b'[' || b == b'{').count() > 64;
+    Some(if deep { on_big_stack(read) } else { read() })
+}
+
+/// Whether `bytes` hold only JSON whitespace.
+pub fn is_blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// SPEC §2, read plainly from a parsed value.
+pub fn plain_kind(value: &Value) -> Kind {
+    let Value::Object(members) = value else {
+        return if value.is_array() { Kind::Batch } else { Kind::NotObject };
+    };
+    let method = members.get("method");
+    let id = members.get("id");
+    let id_ok = |id: &Value| id.is_string() || id.is_number() || id.is_null();
+    let jsonrpc_2_0 = members.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+    match (method, id) {
+        (Some(m), _) if !m.is_string() => Kind::InvalidRequest,
+        (Some(_), Some(id)) if !id_ok(id) => Kind::InvalidRequest,
+        (Some(_), Some(_)) => Kind::Request,
+        (Some(_), None) => Kind::Notification,
+        (None, Some(_)) => Kind::Response,
+        (None, None) if members.contains_key("error") && jsonrpc_2_0 => Kind::Response,
+        (None, None) => Kind::NotJsonRpc,
+    }
+}
+
+/// Checks everything that must hold for `line`'s classification, against
+/// the reference where it can speak. Panics (a fuzz finding) otherwise.
+pub fn check_line(line: &[u8]) {
+    let c = classify(line);
+    if let Some(reference) = reference_kind(line) {
+        match (reference, c.kind) {
+            (None, Kind::Empty) => assert!(is_blank(line), "only a blank line is empty"),
+            (None, kind) => assert_eq!(kind, Kind::ParseError, "reference rejects the line"),
+            (Some(expected), kind) => assert_eq!(kind, expected, "reference reads another kind"),
+        }
+    }
+    check_spans(line, &c);
+    check_replies(&c);
+}
+
+fn check_spans(line: &[u8], c: &Classification<'_>) {
+    for (name, span) in c.spans.named() {
+        assert!(span.len > 0 && span.offset + span.len <= line.len(), "{name} span inside the line");
+        let value = span.of(line);
+        assert!(!matches!(reference_kind(value), Some(None)), "{name} span is one JSON value");
+    }
+    assert_eq!(c.id.map(str::as_bytes), c.spans.id.map(|s| s.of(line)), "id text is the span's bytes");
+    assert_eq!(c.id_kind == IdKind::Absent, c.id.is_none());
+    assert_eq!(c.reason.is_some(), matches!(c.kind, Kind::ParseError | Kind::InvalidRequest));
+}
+
+fn check_replies(c: &Classification<'_>) {
+    for role in [Role::Server, Role::Client] {
+        let expected_code = match (c.kind, role) {
+            (Kind::InvalidRequest, _) | (Kind::Batch | Kind::NotObject, Role::Server) => Some(-32600),
+            (Kind::ParseError, Role::Server) => Some(-32700),
+            _ => None,
+        };
+        let reply = c.reply(role);
+        assert_eq!(reply.is_some(), expected_code.is_some(), "{:?} as {role:?} owes a reply", c.kind);
+        let Some(reply) = reply else { continue };
+        // The reply echoes the id text exactly, lone surrogates included.
+        assert_eq!(reference_kind(reply.as_bytes()), Some(Some(Kind::Response)), "a reply is a response");
+        let code = reply.split_once(r#""code":"#).and_then(|(_, rest)| rest.split_once(',')).unwrap().0;
+        assert_eq!(code, expected_code.unwrap().to_string());
+        let id_text = reply.split_once(r#","id":"#).and_then(|(_, rest)| rest.split_once(r#","error":"#)).unwrap().0;
+        let echoable = c.kind == Kind::InvalidRequest && c.id_kind.is_echoable();
+        assert_eq!(id_text, if echoable { c.id.unwrap() } else { "null" }, "the reply's id");
+    }
+}
