@@ -201,12 +201,11 @@ pub fn classify(line: &[u8]) -> Classification<'_> {
 
 fn object<'a>(line: &'a [u8], members: &Members) -> Classification<'a> {
     let text = |member: Member| std::str::from_utf8(member.span.of(line)).ok();
-    let decoded = |member: Member| scan::unescape(&member.span.of(line)[1..member.span.len - 1]);
     let string = |member: Option<Member>| member.filter(|m| m.kind == ValueKind::String);
 
     let id_kind = IdKind::of(members.id);
-    let method = string(members.method).map(decoded);
-    let jsonrpc_2_0 = string(members.jsonrpc).is_some_and(|m| decoded(m) == "2.0");
+    let method = string(members.method).map(|m| m.text(line));
+    let jsonrpc_2_0 = string(members.jsonrpc).is_some_and(|m| m.text(line) == "2.0");
     let has_result = members.result.is_some();
     let has_error = members.error.is_some();
 

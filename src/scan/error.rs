@@ -26,26 +26,6 @@ pub enum ParseError {
     TooLarge(usize),
 }
 
-impl ParseError {
-    /// The error for the byte at `at` in `bytes`, which the grammar does not
-    /// allow there. A non-ASCII byte that starts no valid UTF-8 sequence is
-    /// reported as invalid UTF-8, as SPEC §1 asks.
-    pub(crate) fn unexpected_at(bytes: &[u8], at: usize) -> ParseError {
-        let Some(&byte) = bytes.get(at) else {
-            return ParseError::End(at);
-        };
-        if byte >= 0x80 {
-            let window = &bytes[at..bytes.len().min(at + 4)];
-            if let Err(e) = std::str::from_utf8(window) {
-                if e.valid_up_to() == 0 {
-                    return ParseError::InvalidUtf8(at);
-                }
-            }
-        }
-        ParseError::Unexpected { at, byte }
-    }
-}
-
 /// A byte as a person reads it in a message.
 struct Shown(u8);
 

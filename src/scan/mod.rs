@@ -6,12 +6,15 @@
 
 mod error;
 mod nesting;
+mod simd;
 mod strings;
 mod unescape;
 
 pub use error::ParseError;
 pub(crate) use strings::string_end;
 pub(crate) use unescape::unescape;
+
+use std::borrow::Cow;
 
 use nesting::Nesting;
 
@@ -59,6 +62,25 @@ impl ValueKind {
 pub(crate) struct Member {
     pub span: Span,
     pub kind: ValueKind,
+    /// For a string: whether it holds an escape, so that its text must be
+    /// decoded rather than borrowed.
+    pub escaped: bool,
+}
+
+impl Member {
+    /// A string member's text between its quotes, decoded where it has
+    /// escapes and borrowed from the line where it has none.
+    pub(crate) fn text<'a>(&self, line: &'a [u8]) -> Cow<'a, str> {
+        let raw = &self.span.of(line)[1..self.span.len - 1];
+        if self.escaped {
+            return unescape(raw);
+        }
+        // The line is valid UTF-8 (checked first), so this borrows.
+        match std::str::from_utf8(raw) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(raw),
+        }
+    }
 }
 
 /// What the whole line holds.
@@ -118,6 +140,12 @@ pub(crate) struct Scanned {
 /// Scans one line: validates it as a single JSON text in UTF-8 and records
 /// its top-level members.
 pub(crate) fn scan(line: &[u8]) -> Result<Scanned, ParseError> {
+    // One bulk check up front (SPEC §1: invalid UTF-8 anywhere is a parse
+    // error), so strings need only look for quotes, escapes and controls.
+    if simdutf8::basic::from_utf8(line).is_err() {
+        let valid = std::str::from_utf8(line).map_or_else(|e| e.valid_up_to(), str::len);
+        return Err(ParseError::InvalidUtf8(valid));
+    }
     let mut scanner = Scanner::new(line);
     let mut members = Members::default();
     scanner.skip_whitespace();
@@ -181,7 +209,10 @@ impl<'a> Scanner<'a> {
 
     /// The error for the byte at `pos`, which is not what the grammar allows.
     fn unexpected(&self) -> ParseError {
-        ParseError::unexpected_at(self.bytes, self.pos)
+        match self.peek() {
+            Some(byte) => ParseError::Unexpected { at: self.pos, byte },
+            None => ParseError::End(self.pos),
+        }
     }
 
     fn expect(&mut self, want: u8) -> Result<(), ParseError> {
@@ -213,10 +244,10 @@ impl<'a> Scanner<'a> {
             self.expect(b':')?;
             self.skip_whitespace();
             let value_start = self.pos;
-            let kind = self.value()?;
+            let (kind, escaped) = self.value_with_escapes()?;
             if let Some(slot) = members.slot_for_raw_name(name, name_escaped) {
                 let span = Span { offset: value_start, len: self.pos - value_start };
-                *slot = Some(Member { span, kind });
+                *slot = Some(Member { span, kind, escaped });
             }
             self.skip_whitespace();
             match self.peek() {
@@ -232,11 +263,16 @@ impl<'a> Scanner<'a> {
 
     /// Any value; nested containers are validated without recursion.
     fn value(&mut self) -> Result<ValueKind, ParseError> {
+        self.value_with_escapes().map(|(kind, _)| kind)
+    }
+
+    /// Like `value`, also saying whether a string value holds an escape.
+    fn value_with_escapes(&mut self) -> Result<(ValueKind, bool), ParseError> {
         match self.peek() {
-            Some(b'{') => self.container().map(|()| ValueKind::Object),
-            Some(b'[') => self.container().map(|()| ValueKind::Array),
-            Some(b'"') => self.string().map(|_| ValueKind::String),
-            _ => self.scalar(),
+            Some(b'{') => self.container().map(|()| (ValueKind::Object, false)),
+            Some(b'[') => self.container().map(|()| (ValueKind::Array, false)),
+            Some(b'"') => self.string().map(|escaped| (ValueKind::String, escaped)),
+            _ => self.scalar().map(|kind| (kind, false)),
         }
     }
 
