@@ -95,6 +95,29 @@ $(BUILD)/capture_host_debug: examples/c/capture_host.c include/jsonrpc_envelope.
 
 FORCE:
 
+# ---- benchmarks (not part of `make test`) ---------------------------------
+
+# Each binding may add its own benchmark target to BENCHES (writing
+# bench/out/<lang>.txt), as it adds its tests to TESTS.
+BENCHES := bench-rust bench-memory
+
+.PHONY: bench bench-corpus $(BENCHES)
+
+# Runs every benchmark once and writes bench/RESULTS.md and the plot.
+bench: bench-corpus $(BENCHES)
+	$(PYTHON) -c 'import matplotlib' 2>/dev/null || $(PYTHON) -m pip install --quiet matplotlib
+	$(PYTHON) bench/report.py
+
+bench-corpus:
+	$(PYTHON) bench/corpus.py
+
+bench-rust: bench-corpus
+	cd bench/rust && $(CARGO) bench --bench classify
+
+bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
+	cd bench/rust && $(CARGO) run --quiet --release --bin memory -- ../../target/release/jsonrpc-envelope > ../out/memory.txt
+	cat bench/out/memory.txt
+
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
 
 FUZZ_TARGETS := classify envelope log_value lines c_abi
