@@ -43,8 +43,10 @@ $(BUILD):
 
 # ---- test: every layer ----------------------------------------------------
 
-# Each binding adds its test target to TESTS in its own rules.mk.
+# Each binding adds its test target to TESTS in its own rules.mk, and may
+# add a benchmark to BENCHES (writing bench/out/<lang>.txt).
 TESTS := test-lint test-rust test-c test-fuzz
+BENCHES := bench-rust bench-memory
 -include bindings/*/rules.mk
 
 test: $(TESTS)
@@ -96,10 +98,6 @@ $(BUILD)/capture_host_debug: examples/c/capture_host.c include/jsonrpc_envelope.
 FORCE:
 
 # ---- benchmarks (not part of `make test`) ---------------------------------
-
-# Each binding may add its own benchmark target to BENCHES (writing
-# bench/out/<lang>.txt), as it adds its tests to TESTS.
-BENCHES := bench-rust bench-memory
 
 .PHONY: bench bench-corpus $(BENCHES)
 
