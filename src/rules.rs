@@ -194,13 +194,12 @@ pub fn classify(line: &[u8]) -> Classification<'_> {
             Root::Nothing => Classification::bare(Kind::Empty, None),
             Root::Array => Classification::bare(Kind::Batch, Some(ValueKind::Array)),
             Root::Scalar(value) => Classification::bare(Kind::NotObject, Some(value)),
-            Root::Object => object(line, &scanned.members),
+            Root::Object => object(scanned.text, &scanned.members),
         },
     }
 }
 
-fn object<'a>(line: &'a [u8], members: &Members) -> Classification<'a> {
-    let text = |member: Member| std::str::from_utf8(member.span.of(line)).ok();
+fn object<'a>(line: &'a str, members: &Members) -> Classification<'a> {
     let string = |member: Option<Member>| member.filter(|m| m.kind == ValueKind::String);
 
     let id_kind = IdKind::of(members.id);
@@ -233,7 +232,7 @@ fn object<'a>(line: &'a [u8], members: &Members) -> Classification<'a> {
     Classification {
         kind,
         id_kind,
-        id: members.id.and_then(text),
+        id: members.id.map(|m| m.raw(line)),
         method,
         jsonrpc_2_0,
         has_result,

@@ -68,18 +68,18 @@ pub(crate) struct Member {
 }
 
 impl Member {
+    /// The member's value as it stands in the line.
+    pub(crate) fn raw<'a>(&self, line: &'a str) -> &'a str {
+        // Spans start and end at ASCII bytes, so they are char boundaries.
+        line.get(self.span.offset..self.span.offset + self.span.len).unwrap_or_default()
+    }
+
     /// A string member's text between its quotes, decoded where it has
     /// escapes and borrowed from the line where it has none.
-    pub(crate) fn text<'a>(&self, line: &'a [u8]) -> Cow<'a, str> {
-        let raw = &self.span.of(line)[1..self.span.len - 1];
-        if self.escaped {
-            return unescape(raw);
-        }
-        // The line is valid UTF-8 (checked first), so this borrows.
-        match std::str::from_utf8(raw) {
-            Ok(text) => Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(raw),
-        }
+    pub(crate) fn text<'a>(&self, line: &'a str) -> Cow<'a, str> {
+        let raw = self.raw(line);
+        let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+        if self.escaped { unescape(inner.as_bytes()) } else { Cow::Borrowed(inner) }
     }
 }
 
@@ -132,20 +132,22 @@ impl Members {
 
 /// The scanner's findings for one valid line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Scanned {
+pub(crate) struct Scanned<'a> {
+    /// The line, now known to be UTF-8.
+    pub text: &'a str,
     pub root: Root,
     pub members: Members,
 }
 
 /// Scans one line: validates it as a single JSON text in UTF-8 and records
 /// its top-level members.
-pub(crate) fn scan(line: &[u8]) -> Result<Scanned, ParseError> {
+pub(crate) fn scan(line: &[u8]) -> Result<Scanned<'_>, ParseError> {
     // One bulk check up front (SPEC §1: invalid UTF-8 anywhere is a parse
     // error), so strings need only look for quotes, escapes and controls.
-    if simdutf8::basic::from_utf8(line).is_err() {
+    let Ok(text) = simdutf8::basic::from_utf8(line) else {
         let valid = std::str::from_utf8(line).map_or_else(|e| e.valid_up_to(), str::len);
         return Err(ParseError::InvalidUtf8(valid));
-    }
+    };
     let mut scanner = Scanner::new(line);
     let mut members = Members::default();
     scanner.skip_whitespace();
@@ -164,7 +166,7 @@ pub(crate) fn scan(line: &[u8]) -> Result<Scanned, ParseError> {
     if scanner.pos != line.len() {
         return Err(scanner.unexpected());
     }
-    Ok(Scanned { root, members })
+    Ok(Scanned { text, root, members })
 }
 
 /// Whether `bytes` are one valid JSON text (whitespace around it allowed).

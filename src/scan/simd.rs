@@ -4,30 +4,37 @@
 //! the scanner's only `unsafe` code: intrinsics over bounds-checked loads.
 #![allow(unsafe_code)]
 
-use super::strings::{find_in_word, find_portable};
+use super::strings::find_portable;
 
 /// The first position at or after `pos` holding a quote, a backslash or a
 /// control byte, or the length of `bytes`.
-#[inline]
-pub(super) fn find(bytes: &[u8], mut pos: usize) -> usize {
-    // Most strings of an envelope are short: one inline word settles them
-    // without a call into the vector code.
-    match find_in_word(bytes, pos) {
-        Some(Ok(hit)) => return hit,
-        Some(Err(next)) => pos = next,
-        None => return find_portable(bytes, pos),
-    }
+#[inline(always)]
+pub(super) fn find(bytes: &[u8], pos: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 is present, as just detected.
-            return unsafe { x86::find_avx2(bytes, pos) };
+        // Most strings of an envelope are short: sixteen bytes checked
+        // inline settle them without a call into the vector loops.
+        let Some(chunk) = bytes.get(pos..pos + 16) else {
+            return find_portable(bytes, pos);
+        };
+        match x86::stops_in_16(chunk) {
+            0 => find_long(bytes, pos + 16),
+            mask => pos + mask.trailing_zeros() as usize,
         }
-        // SAFETY: SSE2 is part of the x86_64 baseline.
-        unsafe { x86::find_sse2(bytes, pos) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     find_portable(bytes, pos)
+}
+
+/// `find` past the first sixteen bytes: AVX2 when the CPU has it.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn find_long(bytes: &[u8], pos: usize) -> usize {
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present, as just detected.
+        return unsafe { x86::find_avx2(bytes, pos) };
+    }
+    x86::find_sse2(bytes, pos)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -56,27 +63,34 @@ mod x86 {
             }
             pos += 32;
         }
-        // SAFETY: AVX2 implies SSE2.
-        unsafe { find_sse2(bytes, pos) }
+        find_sse2(bytes, pos)
     }
 
-    /// # Safety
-    /// The CPU must support SSE2 (every x86_64 does).
-    #[target_feature(enable = "sse2")]
-    pub(super) unsafe fn find_sse2(bytes: &[u8], mut pos: usize) -> usize {
-        let quote = _mm_set1_epi8(b'"' as i8);
-        let backslash = _mm_set1_epi8(b'\\' as i8);
-        let last_control = _mm_set1_epi8(0x1f);
+    /// A bit for each of the 16 bytes of `chunk` that is a quote, a
+    /// backslash or a control byte. SSE2 is part of the x86_64 baseline, so
+    /// this inlines anywhere.
+    #[inline(always)]
+    pub(super) fn stops_in_16(chunk: &[u8]) -> u32 {
+        assert!(chunk.len() >= 16);
+        // SAFETY: 16 readable bytes (asserted); SSE2 is always present on
+        // x86_64; the load is unaligned.
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast());
+            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+            // Unsigned v <= 0x1f: min(v, 0x1f) == v.
+            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+        }
+    }
+
+    /// Sixteen bytes at a time, for CPUs without AVX2.
+    pub(super) fn find_sse2(bytes: &[u8], mut pos: usize) -> usize {
         while let Some(chunk) = bytes.get(pos..pos + 16) {
-            // SAFETY: `chunk` is 16 readable bytes; the load is unaligned.
-            let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
-            let low = _mm_cmpeq_epi8(_mm_min_epu8(v, last_control), v);
-            let hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), low);
-            let mask = _mm_movemask_epi8(hits) as u32;
-            if mask != 0 {
-                return pos + mask.trailing_zeros() as usize;
+            match stops_in_16(chunk) {
+                0 => pos += 16,
+                mask => return pos + mask.trailing_zeros() as usize,
             }
-            pos += 16;
         }
         find_portable(bytes, pos)
     }
@@ -101,7 +115,7 @@ mod tests {
                         assert_eq!(find(&bytes, start), want, "{special:#x} at {at} of {len} from {start}");
                         assert_eq!(find_portable(&bytes, start), want);
                         #[cfg(target_arch = "x86_64")]
-                        assert_eq!(unsafe { x86::find_sse2(&bytes, start) }, want);
+                        assert_eq!(x86::find_sse2(&bytes, start), want);
                     }
                 }
             }

@@ -28,22 +28,14 @@ pub(super) fn is_stop(byte: u8) -> bool {
     byte == b'"' || byte == b'\\' || byte < 0x20
 }
 
-/// Searches the eight bytes at `pos`: `Ok` with the stop's position, `Err`
-/// with the position after them, or `None` when fewer than eight remain.
-#[inline]
-pub(super) fn find_in_word(bytes: &[u8], pos: usize) -> Option<Result<usize, usize>> {
-    let chunk = bytes.get(pos..)?.first_chunk::<8>()?;
-    let hits = stop_bytes(u64::from_le_bytes(*chunk));
-    Some(if hits != 0 { Ok(pos + (hits.trailing_zeros() / 8) as usize) } else { Err(pos + 8) })
-}
-
 /// The portable search: eight bytes at a time, then byte by byte.
 pub(super) fn find_portable(bytes: &[u8], mut pos: usize) -> usize {
-    while let Some(found) = find_in_word(bytes, pos) {
-        match found {
-            Ok(hit) => return hit,
-            Err(next) => pos = next,
+    while let Some(chunk) = bytes.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
+        let hits = stop_bytes(u64::from_le_bytes(*chunk));
+        if hits != 0 {
+            return pos + (hits.trailing_zeros() / 8) as usize;
         }
+        pos += 8;
     }
     while bytes.get(pos).is_some_and(|&b| !is_stop(b)) {
         pos += 1;
