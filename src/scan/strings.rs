@@ -46,6 +46,7 @@ pub(super) fn find_portable(bytes: &[u8], mut pos: usize) -> usize {
 /// Validates the string whose contents begin at `start` (just past its
 /// opening quote) in a line already known to be UTF-8. Returns the position
 /// just past its closing quote, and whether it holds an escape.
+#[inline]
 pub(crate) fn string_end(bytes: &[u8], start: usize) -> Result<(usize, bool), ParseError> {
     let mut pos = start;
     let mut escaped = false;
