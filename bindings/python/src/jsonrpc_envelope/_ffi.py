@@ -69,7 +69,8 @@ c_enum = c_uint32
 
 # ---- the structures, in the header's order --------------------------------
 # String pointers are c_void_p, never c_char_p: c_char_p would copy up to the
-# first NUL on every access, while the header says `len` is the truth.
+# first NUL on every access, while the header says `len` is the truth. Other
+# data pointers in structures are c_void_p too (plain integers to Python).
 
 
 class JsonRpcStr(Structure):
@@ -124,7 +125,7 @@ class JsonRpcLines(Structure):
 
     _fields_ = [
         ("status", c_enum),
-        ("items", POINTER(JsonRpcLine)),
+        ("items", c_void_p),  # struct JsonRpcLine *: read whole with one string_at
         ("count", c_size_t),
         ("consumed", c_size_t),
     ]

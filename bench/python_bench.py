@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Benchmark of the Python binding (not a test): ns per line for
+``jsonrpc_envelope.classify`` and ``read_messages`` against ``json.loads``
+plus a plain pure-Python classification, over the same ~180-byte MCP lines
+(tools/call requests, progress notifications, results).
+
+    cargo build --release
+    JSONRPC_ENVELOPE_LIB=target/release python3 bench/python_bench.py [--lines N] [--repeat R]
+
+Each figure is the best of R rounds in which every row runs once, timed in
+this process's CPU time (the machine's other load only ever adds time). The "floor" rows are the library calls alone through ctypes, with no
+Python objects built: what no binding can go below on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import platform
+import sys
+import time
+from typing import Any, Dict, List
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "bindings", "python", "src"))
+if "JSONRPC_ENVELOPE_LIB" not in os.environ:
+    release = os.path.join(HERE, "..", "target", "release", "libjsonrpc_envelope.so")
+    if os.path.exists(release):
+        os.environ["JSONRPC_ENVELOPE_LIB"] = release
+
+import jsonrpc_envelope as je  # noqa: E402
+from jsonrpc_envelope import _ffi  # noqa: E402
+
+# ---- the traffic -------------------------------------------------------------
+
+
+def mcp_lines(count: int) -> List[bytes]:
+    """tools/call requests, progress notifications and results, ~180 bytes each."""
+    lines = []
+    for i in range(count):
+        n = i // 3
+        if i % 3 == 0:
+            line = {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {
+                    "name": "search_files",
+                    "arguments": {"query": f"ctypes struct layout of JsonRpcLine {n}", "limit": 10},
+                    "_meta": {"progressToken": f"tok-{n}"},
+                },
+            }
+        elif i % 3 == 1:
+            line = {
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {
+                    "progressToken": f"tok-{n}",
+                    "progress": n % 100,
+                    "total": 100,
+                    "message": "indexing src/ffi, tests/vectors and bindings/ for the query",
+                },
+            }
+        else:
+            line = {
+                "jsonrpc": "2.0",
+                "id": n,
+                "result": {
+                    "content": [
+                        {"type": "text", "text": f"found {n % 7} matches in src/ffi/lines.rs and src/ffi/text.rs"}
+                    ],
+                    "isError": False,
+                },
+            }
+        lines.append(json.dumps(line, separators=(",", ":")).encode())
+    return lines
+
+
+# ---- the pure-Python baseline: json.loads and the kind, as a host would ------
+
+
+def py_classify(line: bytes) -> Any:
+    """json.loads plus a plain classification (kind, id, method), the way a
+    host without the library does it. A baseline only: it is not the SPEC
+    (it misses duplicate members, lone surrogates, exact ids, ...)."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return ("parse_error", None, None)
+    if isinstance(value, list):
+        return ("batch", None, None)
+    if not isinstance(value, dict):
+        return ("not_object", None, None)
+    method = value.get("method")
+    has_id = "id" in value
+    ident = value.get("id")
+    if "method" in value:
+        if not isinstance(method, str) or (has_id and isinstance(ident, (dict, list, bool))):
+            return ("invalid_request", ident, method)
+        return ("request" if has_id else "notification", ident, method)
+    if has_id or ("error" in value and value.get("jsonrpc") == "2.0"):
+        return ("response", ident, None)
+    return ("not_jsonrpc", None, None)
+
+
+# ---- timing ------------------------------------------------------------------
+
+
+def measure(rows: List[Any], count: int, repeat: int) -> Dict[str, float]:
+    """Best ns per line of each row. The rows take turns, `repeat` rounds, so
+    that each sees the same moments of the machine's other load; the clock
+    is this process's CPU time, which time spent descheduled does not
+    inflate (a shared machine's other processes only ever add time)."""
+    best: Dict[str, float] = {}
+    for _ in range(repeat):
+        for name, run in rows:
+            start = time.process_time()
+            run()
+            took = (time.process_time() - start) / count * 1e9
+            best[name] = min(best.get(name, took), took)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lines", type=int, default=30_000)
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    lines = mcp_lines(args.lines)
+    count = len(lines)
+    stream = b"\n".join(lines) + b"\n"
+    lib = _ffi.lib
+
+    def run_classify() -> None:
+        classify = je.classify
+        for line in lines:
+            classify(line).kind
+
+    def run_classify_fields() -> None:
+        classify = je.classify
+        for line in lines:
+            c = classify(line)
+            c.kind, c.id, c.method
+
+    def run_read() -> None:
+        for line, c in je.read_messages(io.BytesIO(stream)):
+            c.kind
+
+    def run_read_fields() -> None:
+        for line, c in je.read_messages(io.BytesIO(stream)):
+            c.kind, c.id, c.method
+
+    def run_json() -> None:
+        loads = json.loads
+        for line in lines:
+            loads(line)
+
+    def run_py() -> None:
+        for line in lines:
+            py_classify(line)
+
+    def floor_classify() -> None:
+        classify, free = lib.jsonrpc_classify, lib.jsonrpc_classification_free
+        for line in lines:
+            free(classify(line, len(line)))
+
+    def floor_lines() -> None:
+        classify_lines, free = lib.jsonrpc_classify_lines, lib.jsonrpc_lines_free
+        state = _ffi.JsonRpcLineState(0, 0)
+        data, chunk = stream, je.DEFAULT_CHUNK_SIZE
+        position = 0
+        while position < len(data):
+            part = data[position : position + chunk]
+            result = classify_lines(part, len(part), False, state)
+            position += result.consumed
+            free(result)
+
+    def crossing_struct_return() -> None:
+        # Two crossings as classify() makes them (a 184-byte result returned
+        # by value, then the free), with almost no work in the library.
+        classify, free = lib.jsonrpc_classify, lib.jsonrpc_classification_free
+        for _ in lines:
+            free(classify(b"", 0))
+
+    def crossing_pointer() -> None:
+        # One crossing with a pointer argument and nothing returned, as an
+        # out-buffer call would be (the free of a zeroed result: no work).
+        free = lib.jsonrpc_classification_free
+        zeroed = _ffi.JsonRpcClassification()
+        for _ in lines:
+            free(zeroed)
+
+    rows = [
+        ("classify(line).kind", run_classify),
+        ("classify(line): kind, id, method", run_classify_fields),
+        ("read_messages: kind", run_read),
+        ("read_messages: kind, id, method", run_read_fields),
+        ("json.loads", run_json),
+        ("json.loads + pure-Python classification", run_py),
+        ("floor: jsonrpc_classify + free via ctypes", floor_classify),
+        ("floor: jsonrpc_classify_lines, 64 KiB chunks", floor_lines),
+        ("crossings of classify + free, empty line", crossing_struct_return),
+        ("one crossing, pointer in, nothing out", crossing_pointer),
+    ]
+    mean = sum(map(len, lines)) / count
+    print(
+        f"jsonrpc_envelope {je.__version__} ({je.lib_path}); Python {platform.python_version()}"
+        f" on {platform.machine()}; {count} lines of {mean:.0f} bytes on average;"
+        f" best of {args.repeat} rounds, CPU time"
+    )
+    figures = measure(rows, count, args.repeat)
+    for name, _ in rows:
+        print(f"  {name:<46} {figures[name]:8.0f} ns/line")
+    baseline = figures["json.loads + pure-Python classification"]
+    checks = [
+        ("read_messages <= 300 ns/line", figures["read_messages: kind"] <= 300),
+        ("classify <= 1000 ns/line", figures["classify(line).kind"] <= 1000),
+        ("read_messages >= 3x faster than json.loads + classification",
+         baseline / figures["read_messages: kind"] >= 3),
+        ("classify >= 3x faster than json.loads + classification",
+         baseline / figures["classify(line).kind"] >= 3),
+    ]
+    print(
+        f"  speed-up over json.loads + classification: read_messages"
+        f" {baseline / figures['read_messages: kind']:.1f}x, classify"
+        f" {baseline / figures['classify(line).kind']:.1f}x"
+    )
+    print(
+        f"  Python's share above the library floor: read_messages"
+        f" {figures['read_messages: kind'] - figures['floor: jsonrpc_classify_lines, 64 KiB chunks']:.0f} ns,"
+        f" classify {figures['classify(line).kind'] - figures['floor: jsonrpc_classify + free via ctypes']:.0f} ns"
+    )
+    saved = figures["crossings of classify + free, empty line"] - figures["one crossing, pointer in, nothing out"]
+    projected = figures["classify(line).kind"] - saved
+    print(
+        f"  classify through a one-crossing out-buffer call (projected: {saved:.0f} ns of crossings saved):"
+        f" {projected:.0f} ns/line, {baseline / projected:.1f}x json.loads + classification"
+    )
+    for name, ok in checks:
+        print(f"  target {name}: {'met' if ok else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

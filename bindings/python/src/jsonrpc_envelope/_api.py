@@ -1,0 +1,847 @@
+"""The Python API over the C ABI: conversions and memory, no rules.
+
+Every decision (a line's kind, the reply it is owed, the reason, the log
+text) is the library's. This module converts Python values to
+``(pointer, length)`` pairs, copies what the library returns into Python
+objects, and frees every owned result exactly once, in a ``finally``.
+
+Speed notes, since a host reads pipes through this:
+
+* A classification is copied out of the library as one ``bytes`` image of
+  its C structure (``rec``); fields are decoded from it only when asked for.
+* The id text is sliced from the line (the header: "exactly the line's bytes
+  at ``id_span``"). The method is sliced from the line too when the library's
+  decoded method is as long as the raw string without its quotes: every JSON
+  escape is longer than what it decodes to, so equal lengths mean no escape,
+  and then the decoded text is the raw text. Otherwise, and for every reason
+  and reply text, the library's own string is copied before the result is
+  freed.
+* ``read_messages`` copies the whole items array of ``jsonrpc_classify_lines``
+  with one ``ctypes.string_at`` and reads its columns through strided
+  ``memoryview`` casts, so that per line Python makes only the line's bytes,
+  a copy of its record (kept per line, so that holding one classification
+  never holds a whole chunk) and the Classification, in C-level loops.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import struct
+from ctypes import sizeof, string_at
+from enum import Enum
+from itertools import repeat
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    BinaryIO,
+    Dict,
+    Iterator,
+    List,
+    Optional,
+    Tuple,
+    Union,
+)
+
+from ._ffi import (
+    CONSTANTS,
+    JsonRpcClassification,
+    JsonRpcLine,
+    JsonRpcLineState,
+    JsonRpcSpan,
+    JsonRpcStr,
+    lib,
+)
+
+__all__ = [
+    "DEFAULT_MAX_LINE",
+    "Classification",
+    "EnvelopeError",
+    "IdKind",
+    "Kind",
+    "Role",
+    "TooLong",
+    "classify",
+    "invalid_reply",
+    "library_version",
+    "log_value",
+    "read_messages",
+]
+
+#: The library's default line limit (the header: "0 means the default, 16 MiB").
+DEFAULT_MAX_LINE = 16 * 1024 * 1024
+
+#: How much ``read_messages`` asks its stream for at a time.
+DEFAULT_CHUNK_SIZE = 64 * 1024
+
+
+class EnvelopeError(RuntimeError):
+    """The library reported a failure of its own (out of memory, an internal
+    fault it caught, an unexpected status). Never raised for any input line:
+    every line, however broken, has a classification."""
+
+
+class Kind(str, Enum):
+    """What a line is (SPEC §2). Members are strings: ``Kind.REQUEST == "request"``."""
+
+    EMPTY = "empty"
+    PARSE_ERROR = "parse_error"
+    BATCH = "batch"
+    NOT_OBJECT = "not_object"
+    INVALID_REQUEST = "invalid_request"
+    REQUEST = "request"
+    NOTIFICATION = "notification"
+    RESPONSE = "response"
+    NOT_JSONRPC = "not_jsonrpc"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class IdKind(str, Enum):
+    """What the ``id`` member holds (SPEC §3). Members are strings."""
+
+    ABSENT = "absent"
+    NULL = "null"
+    STRING = "string"
+    NUMBER = "number"
+    OBJECT = "object"
+    ARRAY = "array"
+    BOOLEAN = "boolean"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Role(str, Enum):
+    """Which endpoint reads a line (SPEC §4). Members are strings.
+
+    ``SERVER`` reads its client's input (an MCP server's stdin); ``CLIENT``
+    reads a server's output (a host reading a server's stdout).
+    """
+
+    SERVER = "server"
+    CLIENT = "client"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def _codes(enum: Any, prefix: str) -> Tuple[Any, ...]:
+    """A table from the C value to the member (None where the C value has no member)."""
+    by_code: Dict[int, Any] = {CONSTANTS[prefix + member.name]: member for member in enum}
+    return tuple(by_code.get(code) for code in range(max(by_code) + 1))
+
+
+_KIND_BY_CODE: Tuple[Optional[Kind], ...] = _codes(Kind, "JSONRPC_KIND_")
+_ID_KIND_BY_CODE: Tuple[Optional[IdKind], ...] = _codes(IdKind, "JSONRPC_ID_")
+_KIND_CODES = len(_KIND_BY_CODE)
+_ROLE_CODE: Dict[str, int] = {
+    role.value: CONSTANTS["JSONRPC_ROLE_" + role.name] for role in Role
+}
+_STATUS_NAME: Dict[int, str] = {
+    value: name for name, value in CONSTANTS.items() if name.startswith("JSONRPC_STATUS_")
+}
+_STATUS_OK = CONSTANTS["JSONRPC_STATUS_OK"]
+_STATUS_UNKNOWN_ROLE = CONSTANTS["JSONRPC_STATUS_UNKNOWN_ROLE"]
+
+# ---- the layout of the C structures, from ctypes (never hard-coded) --------
+
+_WORD = sizeof(ctypes.c_size_t)
+# Pointers and sizes are both read as words ("P" columns of a memoryview).
+assert sizeof(ctypes.c_void_p) == _WORD, "pointers and size_t differ in size"
+_WORD_CODE = {8: "Q", 4: "I"}[_WORD]
+_C = JsonRpcClassification
+_CLS_SIZE = sizeof(_C)
+_ITEM = sizeof(JsonRpcLine)
+_CLS_IN_ITEM = JsonRpcLine.classification.offset
+
+
+def _offset(path: str) -> int:
+    """Byte offset of a (dotted) field inside JsonRpcClassification."""
+    cls: Any = _C
+    total = 0
+    for name in path.split("."):
+        field = getattr(cls, name)
+        total += field.offset
+        cls = dict(cls._fields_)[name]
+    return total
+
+
+def _picker(*paths: str, codes: Optional[str] = None) -> Tuple[struct.Struct, int]:
+    """A struct that reads the given fields (in increasing offset order) from a
+    classification image, and the offset to read it at."""
+    fields = [(_offset(p), p) for p in paths]
+    assert fields == sorted(fields), paths
+    start = fields[0][0]
+    fmt, at = "=", start
+    for i, (off, _) in enumerate(fields):
+        fmt += "%dx" % (off - at) if off > at else ""
+        code = codes[i] if codes else _WORD_CODE
+        fmt += code
+        at = off + struct.calcsize("=" + code)
+    return struct.Struct(fmt), start
+
+
+# What classify() and read_messages() look at before the result is freed.
+_PICK, _PICK_AT = _picker(
+    "kind",
+    "method.ptr",
+    "method.len",
+    "reason.ptr",
+    "reply_server.ptr",
+    "reply_client.ptr",
+    "method_span.len",
+    codes="I" + _WORD_CODE * 6,
+)
+# The four strings that are copied from the library when needed.
+_STRS, _STRS_AT = _picker(
+    "method.ptr",
+    "method.len",
+    "reason.ptr",
+    "reason.len",
+    "reply_server.ptr",
+    "reply_server.len",
+    "reply_client.ptr",
+    "reply_client.len",
+)
+_ID_KIND_AT = _offset("id_kind")
+_U32 = struct.Struct("=I")
+_WORD1 = struct.Struct("=" + _WORD_CODE)
+_SPAN = struct.Struct("=" + _WORD_CODE * 2)
+_SPANS = struct.Struct("=" + _WORD_CODE * 10)
+_SPANS_AT = _offset("id_span")
+assert _offset("error_span") == _SPANS_AT + 4 * sizeof(JsonRpcSpan)
+# (pointer, span offset, span length) of the id and of the method.
+_ID, _ID_AT = _picker("id.ptr", "id_span.offset", "id_span.len")
+_METHOD, _METHOD_AT = _picker("method.ptr", "method_span.offset", "method_span.len")
+_JSONRPC_2_0_AT = _offset("jsonrpc_2_0")
+_HAS_RESULT_AT = _offset("has_result")
+_HAS_ERROR_AT = _offset("has_error")
+_NAMES_NO_REQUEST_AT = _offset("names_no_request")
+_SPAN_NAMES = ("id", "method", "params", "result", "error")
+assert sizeof(JsonRpcStr) == 2 * _WORD and sizeof(JsonRpcSpan) == 2 * _WORD
+
+_classify = lib.jsonrpc_classify
+_classification_free = lib.jsonrpc_classification_free
+_classify_lines = lib.jsonrpc_classify_lines
+_lines_free = lib.jsonrpc_lines_free
+_log_value = lib.jsonrpc_log_value
+_invalid_reply = lib.jsonrpc_invalid_reply
+_string_free = lib.jsonrpc_string_free
+
+
+def library_version() -> str:
+    """The loaded library's version, such as ``"0.1.0"``."""
+    version: bytes = lib.jsonrpc_version()
+    return version.decode("ascii")
+
+
+# ---- conversions -----------------------------------------------------------
+
+
+def _as_bytes(data: Any, what: str) -> bytes:
+    """The bytes to hand to the library; a str is UTF-8 encoded (a lone
+    surrogate is encoded as such, and the library then sees invalid UTF-8)."""
+    if isinstance(data, bytes):
+        return data if type(data) is bytes else bytes(data)
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    if isinstance(data, (bytearray, memoryview)):
+        return bytes(data)
+    raise TypeError(
+        f"{what} must be bytes, bytearray, memoryview or str, not {type(data).__name__}"
+    )
+
+
+def _role_code(role: Any) -> int:
+    if isinstance(role, str):
+        code = _ROLE_CODE.get(role)
+        if code is None:
+            raise ValueError(f"role must be 'server' or 'client', not {role!r}")
+        return code
+    raise TypeError(f"role must be a Role or 'server' or 'client', not {type(role).__name__}")
+
+
+def _role(role: Any) -> Optional[Role]:
+    if role is None:
+        return None
+    _role_code(role)
+    return Role(role)
+
+
+def _text(ptr: int, length: int) -> Optional[str]:
+    """A library string (pointer, length) as str, or None when absent."""
+    if not ptr:
+        return None
+    return string_at(ptr, length).decode("utf-8")
+
+
+def _copy_strings(rec: bytes) -> Tuple[Optional[str], ...]:
+    """Copies method, reason and both replies out of a live result."""
+    mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
+    return (_text(mp, ml), _text(rp, rl), _text(sp, sl), _text(cp, cl))
+
+
+# ---- the classification ----------------------------------------------------
+
+# A Classification is a tuple (kind, line, rec, strings, role), opaque to
+# callers: building one is a single C-level call, which read_messages does
+# for a whole chunk at once. `rec` is the bytes image of the C result (its
+# pointers are dangling and never followed); `strings` is None, or the
+# (method, reason, reply_server, reply_client) copied from the library.
+_new = tuple.__new__
+
+
+class Classification(tuple):  # type: ignore[type-arg]
+    """What a line is and what it carries (SPEC §3). Immutable.
+
+    Attributes are named like the fields of ``tests/vectors/envelope.jsonl``:
+    ``kind``, ``id_kind``, ``id``, ``method``, ``jsonrpc_2_0``, ``has_result``,
+    ``has_error``, ``names_no_request``, ``spans``, ``reason``,
+    ``reply_server``, ``reply_client``. Also: ``line`` (the bytes classified),
+    ``id_value``, and ``params_bytes``/``result_bytes``/``error_bytes``.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # pragma: no cover
+
+        def __new__(cls, *args: Any) -> "Classification": ...
+
+    @property
+    def kind(self) -> Kind:
+        """The line's kind."""
+        kind: Kind = self[0]
+        return kind
+
+    @property
+    def line(self) -> bytes:
+        """The line this classification is of (spans count from its first byte)."""
+        line: bytes = self[1]
+        return line
+
+    @property
+    def id_kind(self) -> IdKind:
+        """What the ``id`` member holds (``IdKind.ABSENT`` when there is none)."""
+        rec: bytes = self[2]
+        kind: Optional[IdKind] = _ID_KIND_BY_CODE[_U32.unpack_from(rec, _ID_KIND_AT)[0]]
+        if kind is None:  # pragma: no cover - the library never gives one
+            raise EnvelopeError("the library gave an unknown id kind")
+        return kind
+
+    @property
+    def id(self) -> Optional[str]:
+        """The id's exact JSON text as it stood in the line (``'7'``,
+        ``'"a\\u0062"'``, ``'null'``, ``'12345678901234567890'``), or None when
+        there is no ``id`` member. Never re-encoded, never rounded."""
+        ptr, offset, length = _ID.unpack_from(self[2], _ID_AT)
+        if not ptr:
+            return None
+        line: bytes = self[1]
+        return line[offset : offset + length].decode("utf-8")
+
+    @property
+    def id_value(self) -> Union[int, float, str, None]:
+        """The id as a Python value, for matching a response to a request: an
+        ``int`` (of any size) or ``float`` for a number, a ``str`` for a
+        string; None when the id is absent, null, or not a string or a number
+        (a host can match no such id; see ``id_kind``). Note that ``1`` and
+        ``1.0`` are equal in Python: ``id`` keeps the exact text."""
+        kind = self.id_kind
+        if kind is not IdKind.STRING and kind is not IdKind.NUMBER:
+            return None
+        value: Union[int, float, str] = json.loads(self.id or "")
+        return value
+
+    @property
+    def method(self) -> Optional[str]:
+        """The decoded method where ``method`` is a string, else None."""
+        strings = self[3]
+        if strings is not None:
+            method: Optional[str] = strings[0]
+            return method
+        ptr, offset, length = _METHOD.unpack_from(self[2], _METHOD_AT)
+        if not ptr:
+            return None
+        # No escape in it (see the module's notes): the raw text is the text.
+        line: bytes = self[1]
+        return line[offset + 1 : offset + length - 1].decode("utf-8")
+
+    @property
+    def jsonrpc_2_0(self) -> bool:
+        """A ``jsonrpc`` member is the string ``"2.0"``."""
+        rec: bytes = self[2]
+        return rec[_JSONRPC_2_0_AT] != 0
+
+    @property
+    def has_result(self) -> bool:
+        """A ``result`` member is present."""
+        rec: bytes = self[2]
+        return rec[_HAS_RESULT_AT] != 0
+
+    @property
+    def has_error(self) -> bool:
+        """An ``error`` member is present."""
+        rec: bytes = self[2]
+        return rec[_HAS_ERROR_AT] != 0
+
+    @property
+    def names_no_request(self) -> bool:
+        """A response that answers no request (an error with a null or no id
+        in a ``"jsonrpc":"2.0"`` message): a host waiting on its one request
+        can fail at once with this error."""
+        rec: bytes = self[2]
+        return rec[_NAMES_NO_REQUEST_AT] != 0
+
+    @property
+    def spans(self) -> Dict[str, Tuple[int, int]]:
+        """``{name: (offset, length)}`` in the line's bytes, for whichever of
+        ``id``, ``method``, ``params``, ``result``, ``error`` are present."""
+        words = _SPANS.unpack_from(self[2], _SPANS_AT)
+        return {
+            name: (words[2 * i], words[2 * i + 1])
+            for i, name in enumerate(_SPAN_NAMES)
+            if words[2 * i + 1]
+        }
+
+    def _member(self, index: int) -> Optional[bytes]:
+        offset, length = _SPAN.unpack_from(
+            self[2], _SPANS_AT + index * 2 * _WORD
+        )
+        if not length:
+            return None
+        line: bytes = self[1]
+        return line[offset : offset + length]
+
+    @property
+    def params_bytes(self) -> Optional[bytes]:
+        """The raw JSON text of ``params`` from the line, or None."""
+        return self._member(2)
+
+    @property
+    def result_bytes(self) -> Optional[bytes]:
+        """The raw JSON text of ``result`` from the line, or None."""
+        return self._member(3)
+
+    @property
+    def error_bytes(self) -> Optional[bytes]:
+        """The raw JSON text of ``error`` from the line, or None."""
+        return self._member(4)
+
+    @property
+    def reason(self) -> Optional[str]:
+        """For ``invalid_request``, the reply's exact message; for
+        ``parse_error``, what is wrong and where; otherwise None."""
+        strings = self[3]
+        return None if strings is None else strings[1]
+
+    @property
+    def reply_server(self) -> Optional[str]:
+        """The reply a server owes for this line, or None for none."""
+        strings = self[3]
+        return None if strings is None else strings[2]
+
+    @property
+    def reply_client(self) -> Optional[str]:
+        """The reply a client owes for this line, or None for none."""
+        strings = self[3]
+        return None if strings is None else strings[3]
+
+    @property
+    def role(self) -> Optional[Role]:
+        """The role given to ``classify`` or ``read_messages``, if any."""
+        role: Optional[Role] = self[4]
+        return role
+
+    def reply(self, role: Union[Role, str, None] = None) -> Optional[str]:
+        """The reply the endpoint in ``role`` owes for this line, or None.
+
+        ``role`` defaults to the role this line was read with (the ``role``
+        argument of ``classify`` or ``read_messages``); with neither, a
+        TypeError says a role is needed.
+        """
+        if role is None:
+            role = self[4]
+            if role is None:
+                raise TypeError("reply() needs a role: 'server' or 'client'")
+        code = _role_code(role)
+        strings = self[3]
+        if strings is None:
+            return None
+        reply: Optional[str] = strings[2] if code == _ROLE_CODE["server"] else strings[3]
+        return reply
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The fields of ``tests/vectors/envelope.jsonl`` (and of the CLI's
+        ``classify`` records), as JSON-ready values."""
+        return {
+            "kind": self.kind.value,
+            "id_kind": self.id_kind.value,
+            "id": self.id,
+            "method": self.method,
+            "jsonrpc_2_0": self.jsonrpc_2_0,
+            "has_result": self.has_result,
+            "has_error": self.has_error,
+            "names_no_request": self.names_no_request,
+            "spans": {name: list(span) for name, span in self.spans.items()},
+            "reason": self.reason,
+            "reply_server": self.reply_server,
+            "reply_client": self.reply_client,
+        }
+
+    def _key(self) -> Tuple[Any, ...]:
+        fields = self.to_dict()
+        fields["spans"] = tuple(sorted(self.spans.items()))
+        return (self.line, *(fields[name] for name in sorted(fields)))
+
+    def __eq__(self, other: object) -> bool:
+        # Never equal to a plain tuple, whatever tuple's comparison would say.
+        return isinstance(other, Classification) and self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        parts = [f"kind={self.kind.value!r}"]
+        for name in ("id", "method", "reason"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name}={value!r}")
+        return f"Classification({', '.join(parts)})"
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (_new, (Classification, tuple(self)))
+
+
+def _from_rec(rec: bytes, line: bytes, role: Optional[Role]) -> Classification:
+    """A Classification from a live result's image (strings are copied now,
+    so call it before the result is freed)."""
+    code, m_ptr, m_len, r_ptr, s_ptr, c_ptr, m_span = _PICK.unpack_from(rec, _PICK_AT)
+    strings = None
+    if r_ptr or s_ptr or c_ptr or (m_ptr and m_len + 2 != m_span):
+        strings = _copy_strings(rec)
+    kind = _KIND_BY_CODE[code] if code < _KIND_CODES else None
+    if kind is None:
+        reason = strings[1] if strings else None
+        raise EnvelopeError(
+            f"the library could not classify the line (kind {code}): {reason or 'no reason given'}"
+        )
+    return _new(Classification, (kind, line, rec, strings, role))
+
+
+def classify(
+    line: Union[bytes, bytearray, memoryview, str], role: Union[Role, str, None] = None
+) -> Classification:
+    """Classifies one line (SPEC §2, §3).
+
+    ``line`` is bytes-like, or a str (UTF-8 encoded). It normally has no line
+    break; surrounding JSON whitespace is allowed. ``role``, if given, is
+    the default of ``Classification.reply()``. Every input has a
+    classification; TypeError for a wrong type.
+    """
+    data = line if type(line) is bytes else _as_bytes(line, "line")
+    if role is not None:
+        role = _role(role)
+    result = _classify(data, len(data))
+    try:
+        # _from_rec, inlined: this is the hot path of a host.
+        rec = bytes(result)
+        code, m_ptr, m_len, r_ptr, s_ptr, c_ptr, m_span = _PICK.unpack_from(rec, _PICK_AT)
+        strings = None
+        if r_ptr or s_ptr or c_ptr or (m_ptr and m_len + 2 != m_span):
+            strings = _copy_strings(rec)
+    finally:
+        _classification_free(result)
+    kind = _KIND_BY_CODE[code] if code < _KIND_CODES else None
+    if kind is None:
+        raise EnvelopeError(
+            f"the library could not classify the line: {strings and strings[1] or 'no reason given'}"
+        )
+    return _new(Classification, (kind, data, rec, strings, role))
+
+
+# ---- the single-string calls -------------------------------------------------
+
+
+def invalid_reply(
+    line: Union[bytes, bytearray, memoryview, str], role: Union[Role, str] = Role.SERVER
+) -> Optional[str]:
+    """The one reply the endpoint in ``role`` owes for ``line`` (SPEC §4): a
+    JSON-RPC error response, byte for byte, without a line break; or None."""
+    data = line if type(line) is bytes else _as_bytes(line, "line")
+    code = _role_code(role)
+    reply = _invalid_reply(data, len(data), code)
+    try:
+        status = reply.status
+        text = reply.text
+        ptr, length = text.ptr, text.len
+        value = string_at(ptr, length).decode("utf-8") if ptr else None
+    finally:
+        _string_free(reply.text)
+    if status != _STATUS_OK:
+        if status == _STATUS_UNKNOWN_ROLE:
+            raise ValueError(f"the library refused role {role!r}")
+        raise EnvelopeError(f"jsonrpc_invalid_reply failed: {_STATUS_NAME.get(status, status)}")
+    return value
+
+
+def log_value(data: Union[bytes, bytearray, memoryview, str]) -> str:
+    """A peer's bytes rendered for one log line (SPEC §5): compact JSON or
+    UTF-8 with invalid sequences replaced; control, line-separator and bidi
+    characters escaped; at most 256 UTF-16 units, then ``…``."""
+    raw = data if type(data) is bytes else _as_bytes(data, "data")
+    text = _log_value(raw, len(raw))
+    try:
+        ptr, length = text.ptr, text.len
+        value = string_at(ptr, length).decode("utf-8") if ptr else None
+    finally:
+        _string_free(text)
+    if value is None:
+        raise EnvelopeError("jsonrpc_log_value failed (out of memory or an internal fault)")
+    return value
+
+
+# ---- many lines from a stream ----------------------------------------------
+
+
+class TooLong:
+    """A line longer than ``max_line``, which ``read_messages`` skipped without
+    holding it (SPEC §6). It is owed no reply in either role."""
+
+    __slots__ = ("length",)
+    kind = "too_long"
+    reply_server = None
+    reply_client = None
+
+    length: int
+
+    def __init__(self, length: int) -> None:
+        object.__setattr__(self, "length", length)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("TooLong is immutable")
+
+    def reply(self, role: Union[Role, str, None] = None) -> None:
+        """No reply is owed for a line too long to read."""
+        if role is not None:
+            _role_code(role)
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TooLong):
+            return NotImplemented
+        return self.length == other.length
+
+    def __hash__(self) -> int:
+        return hash((TooLong, self.length))
+
+    def __repr__(self) -> str:
+        return f"TooLong(length={self.length})"
+
+
+Message = Union[Tuple[bytes, Classification], Tuple[None, TooLong]]
+
+
+def read_messages(
+    stream: BinaryIO,
+    *,
+    max_line: int = DEFAULT_MAX_LINE,
+    role: Union[Role, str, None] = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+) -> Iterator[Message]:
+    """Reads a binary stream line by line (lines end at LF) and yields
+    ``(line, classification)`` for each line, in order.
+
+    A line longer than ``max_line`` bytes is never held whole: it is yielded
+    once, when its end is seen, as ``(None, TooLong(length))``. At the end of
+    the stream a last line without LF is yielded too.
+
+    The stream is read ``chunk_size`` bytes at a time (with ``read1`` where
+    the stream has it, so a pipe's lines come as soon as they arrive), and
+    each chunk's lines are classified in one call into the library
+    (``jsonrpc_classify_lines``). ``role``, if given, is the default of
+    ``Classification.reply()``. Memory stays within about ``max_line +
+    chunk_size`` bytes plus the lines of one chunk.
+    """
+    if isinstance(max_line, bool) or not isinstance(max_line, int):
+        raise TypeError(f"max_line must be an int, not {type(max_line).__name__}")
+    if not 0 < max_line <= ctypes.c_size_t(-1).value:
+        raise ValueError(f"max_line must be a positive number of bytes, not {max_line}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int):
+        raise TypeError(f"chunk_size must be an int, not {type(chunk_size).__name__}")
+    if chunk_size <= 0:
+        raise ValueError(f"chunk_size must be positive, not {chunk_size}")
+    read = getattr(stream, "read1", None) or getattr(stream, "read", None)
+    if read is None:
+        raise TypeError(f"stream must be a binary stream, not {type(stream).__name__}")
+    return _read_messages(read, max_line, _role(role), chunk_size)
+
+
+def _read_messages(
+    read: Any, max_line: int, role: Optional[Role], chunk_size: int
+) -> Iterator[Message]:
+    state = JsonRpcLineState(max_line, 0)
+    # Bytes the library has not consumed yet. Normally `pending`, the tail
+    # of the last buffer (part of one line). While a line longer than what
+    # a read returns comes in, its bytes are gathered in `held` instead, and
+    # the library is called only once an LF arrives or the line passes
+    # max_line: passing a growing buffer at every read would make a long
+    # line cost quadratic time.
+    pending = b""
+    held: Optional[bytearray] = None
+    while True:
+        chunk = read(chunk_size)
+        if type(chunk) is not bytes:
+            if chunk is None:
+                raise ValueError("read_messages needs a blocking stream (read returned None)")
+            if not isinstance(chunk, (bytes, bytearray, memoryview)):
+                raise TypeError(
+                    f"read_messages needs a binary stream (read returned {type(chunk).__name__})"
+                )
+            chunk = bytes(chunk)
+        end = not chunk
+        no_line_ends = not end and b"\n" not in chunk
+        if held is not None:
+            held += chunk
+            if no_line_ends and len(held) <= max_line:
+                continue
+            consumed, messages = _classify_chunk(held, end, state, role)
+            del held[:consumed]
+            if len(held) <= chunk_size:
+                pending, held = bytes(held), None
+        elif no_line_ends and len(pending) + len(chunk) <= max_line and not state.too_long_bytes:
+            held = bytearray(pending)
+            held += chunk
+            pending = b""
+            continue
+        else:
+            data = pending + chunk if pending else chunk
+            consumed, messages = _classify_chunk(data, end, state, role)
+            pending = data[consumed:]
+        if messages:
+            yield from messages
+        if end:
+            return
+
+
+def _classify_chunk(
+    data: Union[bytes, bytearray], end: bool, state: JsonRpcLineState, role: Optional[Role]
+) -> Tuple[int, Any]:
+    """One call of jsonrpc_classify_lines over `data`; returns (consumed,
+    messages). A bytearray is passed without a copy, and its export is
+    released before returning (the caller then resizes it)."""
+    buffer: Any = data
+    if isinstance(data, bytearray):
+        buffer = (ctypes.c_char * len(data)).from_buffer(data) if data else None
+    result = _classify_lines(buffer, len(data), end, state)
+    try:
+        status = result.status
+        if status != _STATUS_OK:
+            raise EnvelopeError(
+                f"jsonrpc_classify_lines failed: {_STATUS_NAME.get(status, status)}"
+            )
+        consumed: int = result.consumed
+        count: int = result.count
+        if not count:
+            return consumed, None
+        raw = string_at(result.items, count * _ITEM)
+        if isinstance(data, bytes) and not _strings_needed(raw, count, data):
+            fast = data
+        else:
+            # Lines too long, or that need the library's own strings, or
+            # from gathered bytes: item by item (before the result is freed).
+            with memoryview(data) as view:
+                return consumed, _slow_items(raw, count, view, role)
+    finally:
+        _lines_free(result)
+        del buffer
+    return consumed, _fast_items(raw, count, fast, role)
+
+
+# Where the columns of the items array start (bytes into the array); each
+# column is read as a strided memoryview, one entry every _ITEM bytes.
+_COL_TOO_LONG = JsonRpcLine.too_long.offset
+_COL_OFFSET = JsonRpcLine.offset.offset
+_COL_LEN = JsonRpcLine.len.offset
+_COL_KIND = _CLS_IN_ITEM + _offset("kind")
+_COL_OWNED = tuple(
+    _CLS_IN_ITEM + _offset(name) for name in ("reason.ptr", "reply_server.ptr", "reply_client.ptr")
+)
+_COL_METHOD_PTR = _CLS_IN_ITEM + _offset("method.ptr")
+_COL_METHOD_LEN = _CLS_IN_ITEM + _offset("method.len")
+_COL_METHOD_SPAN_LEN = _CLS_IN_ITEM + _offset("method_span.len")
+assert _ITEM % _WORD == 0 and _COL_KIND % 4 == 0
+# Each item's classification image, as bytes, item after item.
+_RECS = struct.Struct("=%dx%ds%dx" % (_CLS_IN_ITEM, _CLS_SIZE, _ITEM - _CLS_IN_ITEM - _CLS_SIZE))
+assert _RECS.size == _ITEM
+
+
+def _column(view: memoryview, byte_offset: int) -> memoryview:
+    """Entry `byte_offset` of every item, from a view cast to one C type."""
+    size = view.itemsize
+    assert byte_offset % size == 0
+    return view[byte_offset // size :: _ITEM // size]
+
+
+def _strings_needed(raw: bytes, count: int, data: bytes) -> bool:
+    """Whether every item of the chunk can be built from its image and its
+    line alone: no too_long item, no reason or reply text, no method with an
+    escape. Decided from whole columns at C speed."""
+    view = memoryview(raw)
+    if _column(view, _COL_TOO_LONG).tobytes().count(0) != count:
+        return True
+    words = view.cast("P")
+    zero = bytes(_WORD * count)
+    for column in _COL_OWNED:
+        if _column(words, column).tobytes() != zero:
+            return True
+    if b"\\" in data:
+        # A method may hold an escape: each escape makes the decoded method
+        # shorter than its raw text, so the totals tell.
+        present = count - _column(words, _COL_METHOD_PTR).tolist().count(0)
+        decoded = sum(_column(words, _COL_METHOD_LEN).tolist())
+        raw_text = sum(_column(words, _COL_METHOD_SPAN_LEN).tolist())
+        if raw_text - decoded != 2 * present:
+            return True
+    return False
+
+
+def _fast_items(raw: bytes, count: int, data: bytes, role: Optional[Role]) -> Any:
+    """The chunk's messages, built column by column (see _strings_needed)."""
+    view = memoryview(raw)
+    words = view.cast("P")
+    offsets = _column(words, _COL_OFFSET).tolist()
+    lengths = _column(words, _COL_LEN).tolist()
+    codes = _column(view.cast("I"), _COL_KIND).tolist()
+    try:
+        kinds = list(map(_KIND_BY_CODE.__getitem__, codes))
+    except IndexError:
+        kinds = [None]
+    if None in kinds:
+        raise EnvelopeError("the library could not classify a line (kind none)")
+    lines = [data[o : o + n] for o, n in zip(offsets, lengths)]
+    recs = [rec for (rec,) in _RECS.iter_unpack(raw)]
+    return zip(
+        lines,
+        map(_new, repeat(Classification), zip(kinds, lines, recs, repeat(None), repeat(role))),
+    )
+
+
+def _slow_items(raw: bytes, count: int, data: memoryview, role: Optional[Role]) -> List[Message]:
+    """The chunk's messages, item by item, strings copied from the library."""
+    messages: List[Message] = []
+    for i in range(count):
+        base = i * _ITEM
+        offset = _WORD1.unpack_from(raw, base + _COL_OFFSET)[0]
+        length = _WORD1.unpack_from(raw, base + _COL_LEN)[0]
+        if raw[base + _COL_TOO_LONG]:
+            messages.append((None, TooLong(length)))
+            continue
+        line = data[offset : offset + length].tobytes()
+        rec = raw[base + _CLS_IN_ITEM : base + _CLS_IN_ITEM + _CLS_SIZE]
+        messages.append((line, _from_rec(rec, line, role)))
+    return messages

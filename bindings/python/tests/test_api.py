@@ -1,0 +1,250 @@
+"""The Python API itself: types in and out, immutability, helpers, errors."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+import pytest
+
+import jsonrpc_envelope as je
+
+REQUEST = b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo"}}'
+
+
+def test_kinds_are_strings() -> None:
+    c = je.classify(REQUEST)
+    assert c.kind == "request" and c.kind is je.Kind.REQUEST
+    assert c.id_kind == "number" and c.id_kind is je.IdKind.NUMBER
+    assert str(c.kind) == "request" and f"{c.kind}" == "request"
+    assert isinstance(c.kind, str) and isinstance(c.id_kind, str)
+    assert je.Role("server") is je.Role.SERVER and je.Role.CLIENT == "client"
+
+
+def test_classification_fields() -> None:
+    c = je.classify(REQUEST)
+    assert c.line == REQUEST
+    assert c.id == "7" and c.id_value == 7
+    assert c.method == "tools/call"
+    assert c.params_bytes == b'{"name":"echo"}'
+    assert c.result_bytes is None and c.error_bytes is None
+    assert c.jsonrpc_2_0 is True and c.has_result is False and c.has_error is False
+    assert c.names_no_request is False
+    assert c.reason is None and c.reply_server is None and c.reply_client is None
+    assert c.spans == {"id": (22, 1), "method": (33, 12), "params": (55, 15)}
+    assert repr(c) == "Classification(kind='request', id='7', method='tools/call')"
+
+
+def test_str_bytearray_memoryview_and_bytes_subclasses() -> None:
+    class Sub(bytes):
+        pass
+
+    expected = je.classify(REQUEST).to_dict()
+    for line in (REQUEST.decode(), bytearray(REQUEST), memoryview(REQUEST), Sub(REQUEST),
+                 memoryview(b"xx" + REQUEST)[2:]):
+        assert je.classify(line).to_dict() == expected  # type: ignore[arg-type]
+
+
+def test_a_str_with_a_lone_surrogate_is_not_utf8() -> None:
+    c = je.classify('{"id":1,"method":"\ud800"}')
+    assert c.kind == "parse_error" and c.reason
+
+
+def test_nul_bytes_are_bytes_like_any_other() -> None:
+    c = je.classify(b'{"id":1,"method":"a\x00b"}')
+    assert c.kind == "parse_error"  # an unescaped control character in a string
+    c = je.classify(b'{"id":1,"method":"a\\u0000b"}')
+    assert c.kind == "request" and c.method == "a\x00b"
+    assert je.log_value(b"a\x00b") == "a\\u0000b"
+
+
+@pytest.mark.parametrize(
+    "raw, method",
+    [
+        (r'"a\u0062c"', "abc"),
+        (r'"tools\/call"', "tools/call"),
+        (r'"\ud83d\ude00"', "\U0001F600"),
+        (r'"\ud800"', "\ufffd"),  # a lone surrogate escape becomes U+FFFD
+        ('"caf\u00e9"', "caf\u00e9"),  # raw UTF-8, no escape
+        (r'"\"q\""', '"q"'),
+        (r'"\\"', "\\"),
+        ('""', ""),
+    ],
+)
+def test_methods_with_and_without_escapes(raw: str, method: str) -> None:
+    line = ('{"jsonrpc":"2.0","id":1,"method":%s}' % raw).encode()
+    assert je.classify(line).method == method
+    # The same through the many-lines call (escapes anywhere in the chunk).
+    import io
+
+    (got_line, c), = je.read_messages(io.BytesIO(line))
+    assert got_line == line and c.method == method
+
+
+def test_method_that_is_not_a_string_has_no_method() -> None:
+    c = je.classify(b'{"jsonrpc":"2.0","id":1,"method":12}')
+    assert c.kind == "invalid_request" and c.method is None and "method" in c.spans
+
+
+@pytest.mark.parametrize(
+    "id_text, value",
+    [
+        ("12345678901234567890123", 12345678901234567890123),
+        ("-0", 0),
+        ("1.50", 1.5),
+        ("1E+2", 100.0),
+        ('"a\\u0062"', "ab"),
+        ('""', ""),
+        ("null", None),
+    ],
+)
+def test_id_value(id_text: str, value: Any) -> None:
+    c = je.classify(('{"jsonrpc":"2.0","id":%s,"method":"ping"}' % id_text).encode())
+    assert c.id == id_text
+    assert c.id_value == value and type(c.id_value) is type(value)
+
+
+def test_id_value_of_ids_no_host_can_match() -> None:
+    for id_text in ('{"a":1}', "[1]", "true"):
+        c = je.classify(('{"jsonrpc":"2.0","id":%s,"result":1}' % id_text).encode())
+        assert c.kind == "response" and c.id == id_text and c.id_value is None
+    assert je.classify(b'{"jsonrpc":"2.0","method":"x"}').id_value is None
+
+
+def test_reply_needs_a_role() -> None:
+    c = je.classify(b"[1]")
+    with pytest.raises(TypeError):
+        c.reply()
+    assert c.reply("client") is None
+    assert c.reply("server") == c.reply_server
+    assert je.classify(b"[1]", role="server").reply() == c.reply_server
+    assert je.classify(b"[1]", role=je.Role.CLIENT).reply() is None
+    with pytest.raises(ValueError):
+        c.reply("peer")
+    with pytest.raises(TypeError):
+        c.reply(1)  # type: ignore[arg-type]
+
+
+def test_immutable() -> None:
+    c = je.classify(REQUEST)
+    with pytest.raises(AttributeError):
+        c.kind = je.Kind.EMPTY  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        c.anything = 1  # type: ignore[attr-defined]
+    t = je.TooLong(5)
+    with pytest.raises(AttributeError):
+        t.length = 6  # type: ignore[misc]
+
+
+def test_equality_hash_copy_pickle() -> None:
+    a, b = je.classify(REQUEST), je.classify(bytearray(REQUEST))
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert a != je.classify(b"{}")
+    assert a != tuple(a)
+    assert copy.copy(a) == a and copy.deepcopy(a) == a
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert je.TooLong(3) == je.TooLong(3) != je.TooLong(4)
+
+
+@pytest.mark.parametrize("bad", [None, 1, 1.5, ["{}"], {"a": 1}, object()])
+def test_wrong_types_raise_type_error(bad: Any) -> None:
+    with pytest.raises(TypeError):
+        je.classify(bad)
+    with pytest.raises(TypeError):
+        je.invalid_reply(bad)
+    with pytest.raises(TypeError):
+        je.log_value(bad)
+
+
+def test_roles() -> None:
+    with pytest.raises(ValueError):
+        je.invalid_reply(b"[1]", "Server")
+    with pytest.raises(TypeError):
+        je.invalid_reply(b"[1]", 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        je.invalid_reply(b"[1]", None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        je.classify(b"[1]", role="both")
+
+
+def test_the_library_refuses_an_unknown_role() -> None:
+    """The library's own check (Python never passes such a role itself)."""
+    from jsonrpc_envelope import _ffi
+
+    reply = _ffi.lib.jsonrpc_invalid_reply(b"[1]", 3, 7)
+    try:
+        assert reply.status == _ffi.CONSTANTS["JSONRPC_STATUS_UNKNOWN_ROLE"]
+        assert not reply.text.ptr
+    finally:
+        _ffi.lib.jsonrpc_string_free(reply.text)
+
+
+def test_frees_are_harmless_twice() -> None:
+    """Each free zeroes what it freed (the header's promise, which the
+    binding's `finally` blocks rely on never to double free)."""
+    from jsonrpc_envelope import _ffi
+
+    c = _ffi.lib.jsonrpc_classify(b"[1]", 3)
+    assert c.reply_server.ptr
+    _ffi.lib.jsonrpc_classification_free(c)
+    assert c.kind == 0 and not c.reply_server.ptr and not c.storage
+    _ffi.lib.jsonrpc_classification_free(c)
+    s = _ffi.lib.jsonrpc_log_value(b"x", 1)
+    _ffi.lib.jsonrpc_string_free(s)
+    assert not s.ptr and s.len == 0
+    _ffi.lib.jsonrpc_string_free(s)
+    state = _ffi.JsonRpcLineState(0, 0)
+    lines = _ffi.lib.jsonrpc_classify_lines(b"{}\n[]\n", 6, True, state)
+    assert lines.status == 0 and lines.count == 2 and lines.consumed == 6
+    _ffi.lib.jsonrpc_lines_free(lines)
+    assert not lines.items and lines.count == 0
+    _ffi.lib.jsonrpc_lines_free(lines)
+
+
+def test_log_value() -> None:
+    assert je.log_value("a\u202eb") == "a\\u202eb"
+    assert je.log_value(b"\xff") == "\ufffd"
+    assert je.log_value(b"") == ""
+    long = je.log_value("x" * 1000)
+    assert len(long) == 257 and long.endswith("\u2026")
+
+
+def test_versions() -> None:
+    assert je.ABI_VERSION == 1
+    assert je.__version__ == je.library_version()
+    assert all(part.isdigit() for part in je.__version__.split(".")[:2])
+
+
+def test_the_package_is_typed() -> None:
+    import os
+
+    assert os.path.isfile(os.path.join(os.path.dirname(je.__file__), "py.typed"))
+
+
+def test_the_docstring_examples() -> None:
+    import doctest
+
+    failures, tried = doctest.testmod(je)
+    assert tried > 0 and failures == 0
+
+
+def test_the_readme_example(subprocess_env: Any) -> None:
+    import re
+    import subprocess
+    import sys
+
+    from conftest import PACKAGE
+
+    with open(f"{PACKAGE}/README.md", encoding="utf-8") as readme:
+        code = re.search(r"```python\n(.*?)```", readme.read(), re.S).group(1)  # type: ignore[union-attr]
+    lines = b'{"jsonrpc":"2.0","id":null,"method":"ping"}\n[1]\n{"jsonrpc":"2.0","id":7,"result":{}}\n'
+    result = subprocess.run(
+        [sys.executable, "-c", code], input=lines, env=subprocess_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().splitlines() == [
+        '{"jsonrpc":"2.0","id":null,"result":{}}',
+        je.invalid_reply(b"[1]"),
+    ]
+    assert result.stderr.decode() == 'not answered: response {"jsonrpc":"2.0","id":7,"result":{}}\n'
