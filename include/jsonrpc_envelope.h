@@ -211,7 +211,10 @@ typedef struct JsonRpcClassification {
   struct JsonRpcStr id;
   /**
    * The decoded method (UTF-8; a lone surrogate escape becomes U+FFFD),
-   * where `method` is a string; absent otherwise.
+   * where `method` is a string; absent otherwise. Every escape shortens
+   * the text, so `method.len + 2 == method_span.len` exactly when the
+   * method has no escape, and then its bytes are the line's bytes
+   * between the quotes at `method_span`.
    */
   struct JsonRpcStr method;
   /**
@@ -236,7 +239,9 @@ typedef struct JsonRpcClassification {
   struct JsonRpcSpan error_span;
   /**
    * Private to the library: the one allocation that holds the strings
-   * above. Never read or change it.
+   * above, or NULL when the result owns no memory (no strings, or strings
+   * in the caller's scratch buffer; see `jsonrpc_classify_into`). Never
+   * change it.
    */
   void *storage;
 } JsonRpcClassification;
@@ -335,6 +340,37 @@ extern "C" {
  * A non-NULL `line` must be valid for reads of `len` bytes.
  */
 struct JsonRpcClassification jsonrpc_classify(const uint8_t *line, size_t len);
+
+/**
+ * Classifies one line, as `jsonrpc_classify` does, into memory the caller
+ * provides: the result goes to `*out`, and its strings into `scratch`
+ * (`scratch_len` bytes) when they all fit, so the call allocates nothing
+ * and a host makes one call per line. 1 KiB of scratch holds the strings
+ * of almost every line (replies included); when they do not fit they get an
+ * allocation, as in `jsonrpc_classify`. `scratch` may be NULL (with any
+ * length): then this is `jsonrpc_classify` writing to `*out`.
+ *
+ * Afterwards `out->storage` is NULL when the result owns no memory: then
+ * freeing it is optional, and its strings stay valid while `scratch` is
+ * neither changed nor freed. When `out->storage` is not NULL, free the
+ * result with `jsonrpc_classification_free`. Calling it always is correct.
+ * Whatever `*out` held before is overwritten, not freed.
+ *
+ * Returns `JSONRPC_STATUS_NULL_ARGUMENT` when `out` is NULL (nothing is
+ * written), and `JSONRPC_STATUS_OK` otherwise; a failure inside the library
+ * gives `JSONRPC_STATUS_INTERNAL_ERROR` with `*out` set to
+ * `JSONRPC_KIND_NONE`. Thread-safe for distinct `out` and `scratch`.
+ *
+ * # Safety
+ * A non-NULL `line` must be valid for reads of `len` bytes; a non-NULL
+ * `out` valid for writing one `JsonRpcClassification`; a non-NULL `scratch`
+ * valid for writes of `scratch_len` bytes and not overlapping `line`.
+ */
+JsonRpcStatus jsonrpc_classify_into(const uint8_t *line,
+                                    size_t len,
+                                    struct JsonRpcClassification *out,
+                                    uint8_t *scratch,
+                                    size_t scratch_len);
 
 /**
  * Frees what a classification owns and sets it to all zeros

@@ -87,6 +87,29 @@ fn frees_accept_null_and_repeat_harmlessly() {
 }
 
 #[test]
+fn classify_into_needs_somewhere_to_write() {
+    let line = b"{}";
+    let status = unsafe { jsonrpc_classify_into(line.as_ptr(), 2, std::ptr::null_mut(), std::ptr::null_mut(), 0) };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+}
+
+#[test]
+fn classify_into_writes_its_strings_into_the_scratch_buffer() {
+    let line = br#"{"jsonrpc":"2.0","id":"a","method":7}"#;
+    let mut scratch = [0u8; 1024];
+    let mut out = std::mem::MaybeUninit::<JsonRpcClassification>::uninit();
+    let status = unsafe {
+        jsonrpc_classify_into(line.as_ptr(), line.len(), out.as_mut_ptr(), scratch.as_mut_ptr(), scratch.len())
+    };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+    let out = unsafe { out.assume_init() };
+    assert!(out.storage.is_null());
+    let inside = |s: JsonRpcStr| scratch.as_ptr_range().contains(&s.ptr.cast::<u8>());
+    assert!(inside(out.id) && inside(out.reason) && inside(out.reply_server));
+    assert_eq!(str_of(out.id), Some(&b"\"a\""[..]));
+}
+
+#[test]
 fn a_classification_without_strings_allocates_nothing() {
     let c = classify(b"{}");
     assert!(c.storage.is_null());
@@ -239,6 +262,7 @@ fn the_shared_library_exports_only_prefixed_symbols() {
         "jsonrpc_abi_version",
         "jsonrpc_classification_free",
         "jsonrpc_classify",
+        "jsonrpc_classify_into",
         "jsonrpc_classify_lines",
         "jsonrpc_invalid_reply",
         "jsonrpc_lines_free",

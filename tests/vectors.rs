@@ -127,6 +127,29 @@ fn check_through_c(case: &EnvelopeCase) {
     unsafe { jsonrpc_classification_free(&mut c) };
     assert_eq!(c.kind, JsonRpcKind::JSONRPC_KIND_NONE, "free zeroes the result");
     assert_record(case, record.clone());
+
+    // Into the caller's memory: the same record, with no allocation when
+    // the strings fit the scratch buffer, and with one when they do not.
+    for scratch_len in [0, 16, 4096] {
+        let mut scratch = vec![0u8; scratch_len];
+        let mut out = std::mem::MaybeUninit::<JsonRpcClassification>::uninit();
+        let status = unsafe {
+            jsonrpc_classify_into(
+                case.line.as_ptr(),
+                case.line.len(),
+                out.as_mut_ptr(),
+                scratch.as_mut_ptr(),
+                scratch_len,
+            )
+        };
+        assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+        let mut out = unsafe { out.assume_init() };
+        assert_eq!(c_record(&out), record, "{} into {scratch_len} bytes", case.name);
+        if scratch_len == 4096 {
+            assert!(out.storage.is_null(), "{}: fits the scratch buffer", case.name);
+        }
+        unsafe { jsonrpc_classification_free(&mut out) };
+    }
     assert_eq!(text(c_reply(&case.line, JsonRpcRole::JSONRPC_ROLE_SERVER).as_deref()), record["reply_server"]);
     assert_eq!(text(c_reply(&case.line, JsonRpcRole::JSONRPC_ROLE_CLIENT).as_deref()), record["reply_client"]);
 }

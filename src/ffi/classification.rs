@@ -1,5 +1,6 @@
 use std::ffi::c_void;
 
+use super::JsonRpcStatus;
 use super::guard::guard;
 use super::input::classify_line;
 use super::text::{JsonRpcStr, Store};
@@ -78,7 +79,10 @@ pub struct JsonRpcClassification {
     /// there is no `id` member.
     pub id: JsonRpcStr,
     /// The decoded method (UTF-8; a lone surrogate escape becomes U+FFFD),
-    /// where `method` is a string; absent otherwise.
+    /// where `method` is a string; absent otherwise. Every escape shortens
+    /// the text, so `method.len + 2 == method_span.len` exactly when the
+    /// method has no escape, and then its bytes are the line's bytes
+    /// between the quotes at `method_span`.
     pub method: JsonRpcStr,
     /// For `JSONRPC_KIND_INVALID_REQUEST`, the reply's exact message; for
     /// `JSONRPC_KIND_PARSE_ERROR`, what is wrong and at which byte; for
@@ -95,7 +99,9 @@ pub struct JsonRpcClassification {
     pub result_span: JsonRpcSpan,
     pub error_span: JsonRpcSpan,
     /// Private to the library: the one allocation that holds the strings
-    /// above. Never read or change it.
+    /// above, or NULL when the result owns no memory (no strings, or strings
+    /// in the caller's scratch buffer; see `jsonrpc_classify_into`). Never
+    /// change it.
     pub storage: *mut c_void,
 }
 
@@ -128,6 +134,17 @@ impl JsonRpcClassification {
 
     /// The C form of `c`, with all its strings in one allocation.
     pub(super) fn new(c: &Classification<'_>) -> JsonRpcClassification {
+        // SAFETY: no scratch buffer is given.
+        unsafe { JsonRpcClassification::new_in(c, None) }
+    }
+
+    /// The C form of `c`, with its strings in `scratch` (pointer, length)
+    /// when they fit, and in one allocation otherwise.
+    ///
+    /// # Safety
+    /// A given `scratch` must be valid for writes of its length while the
+    /// result is in use.
+    pub(super) unsafe fn new_in(c: &Classification<'_>, scratch: Option<(*mut u8, usize)>) -> JsonRpcClassification {
         let reason = c.reason.map(|r| r.to_string());
         let reply_server = c.reply(Role::Server);
         let reply_client = c.reply(Role::Client);
@@ -139,7 +156,11 @@ impl JsonRpcClassification {
             reply_client.as_deref().map(str::as_bytes),
         ];
         let size = strings.iter().flatten().map(|s| s.len() + 1).sum();
-        let mut store = Store::with_capacity(size);
+        let mut store = match scratch {
+            // SAFETY: the caller's buffer, valid by this function's contract.
+            Some((base, len)) if len >= size && !base.is_null() => unsafe { Store::borrowed(base, len) },
+            _ => Store::with_capacity(size),
+        };
         if store.failed() {
             return JsonRpcClassification::failed(c"out of memory");
         }
@@ -220,6 +241,57 @@ pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRp
         // SAFETY: passed on from the caller.
         || JsonRpcClassification::new(&unsafe { classify_line(line, len) }),
     )
+}
+
+/// Classifies one line, as `jsonrpc_classify` does, into memory the caller
+/// provides: the result goes to `*out`, and its strings into `scratch`
+/// (`scratch_len` bytes) when they all fit, so the call allocates nothing
+/// and a host makes one call per line. 1 KiB of scratch holds the strings
+/// of almost every line (replies included); when they do not fit they get an
+/// allocation, as in `jsonrpc_classify`. `scratch` may be NULL (with any
+/// length): then this is `jsonrpc_classify` writing to `*out`.
+///
+/// Afterwards `out->storage` is NULL when the result owns no memory: then
+/// freeing it is optional, and its strings stay valid while `scratch` is
+/// neither changed nor freed. When `out->storage` is not NULL, free the
+/// result with `jsonrpc_classification_free`. Calling it always is correct.
+/// Whatever `*out` held before is overwritten, not freed.
+///
+/// Returns `JSONRPC_STATUS_NULL_ARGUMENT` when `out` is NULL (nothing is
+/// written), and `JSONRPC_STATUS_OK` otherwise; a failure inside the library
+/// gives `JSONRPC_STATUS_INTERNAL_ERROR` with `*out` set to
+/// `JSONRPC_KIND_NONE`. Thread-safe for distinct `out` and `scratch`.
+///
+/// # Safety
+/// A non-NULL `line` must be valid for reads of `len` bytes; a non-NULL
+/// `out` valid for writing one `JsonRpcClassification`; a non-NULL `scratch`
+/// valid for writes of `scratch_len` bytes and not overlapping `line`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn jsonrpc_classify_into(
+    line: *const u8,
+    len: usize,
+    out: *mut JsonRpcClassification,
+    scratch: *mut u8,
+    scratch_len: usize,
+) -> JsonRpcStatus {
+    if out.is_null() {
+        return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
+    }
+    let (result, status) = guard(
+        || {
+            let failed = JsonRpcClassification::failed(c"internal error in jsonrpc_classify_into");
+            (failed, JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR)
+        },
+        || {
+            // SAFETY: `line` and `scratch` are passed on from the caller.
+            let c = unsafe { classify_line(line, len) };
+            let result = unsafe { JsonRpcClassification::new_in(&c, Some((scratch, scratch_len))) };
+            (result, JsonRpcStatus::JSONRPC_STATUS_OK)
+        },
+    );
+    // SAFETY: `out` is non-NULL and writable by the contract.
+    unsafe { std::ptr::write(out, result) };
+    status
 }
 
 /// Frees what a classification owns and sets it to all zeros

@@ -23,6 +23,7 @@ mod version;
 
 pub use classification::{
     JsonRpcClassification, JsonRpcIdKind, JsonRpcKind, JsonRpcSpan, jsonrpc_classification_free, jsonrpc_classify,
+    jsonrpc_classify_into,
 };
 pub use lines::{JsonRpcLine, JsonRpcLineState, JsonRpcLines, jsonrpc_classify_lines, jsonrpc_lines_free};
 pub use log_value::jsonrpc_log_value;

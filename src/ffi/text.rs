@@ -75,13 +75,15 @@ pub unsafe extern "C" fn jsonrpc_string_free(string: *mut JsonRpcString) {
     )
 }
 
-/// One `malloc` block holding several NUL-terminated strings, so that a
-/// result costs one allocation however many strings it carries, and is freed
-/// by one `free` of its base pointer.
+/// One block holding several NUL-terminated strings, so that a result costs
+/// one allocation however many strings it carries, and is freed by one
+/// `free` of its base pointer. The block is a `malloc` block of ours, or a
+/// caller's scratch buffer, which is never freed here.
 pub(super) struct Store {
     base: *mut u8,
     capacity: usize,
     used: usize,
+    owned: bool,
 }
 
 impl Store {
@@ -93,7 +95,16 @@ impl Store {
             // SAFETY: malloc has no preconditions; NULL is handled by `push`.
             unsafe { libc::malloc(capacity).cast::<u8>() }
         };
-        Store { base, capacity, used: 0 }
+        Store { base, capacity, used: 0, owned: true }
+    }
+
+    /// The caller's buffer of `capacity` bytes at `base`.
+    ///
+    /// # Safety
+    /// `base` must be valid for writes of `capacity` bytes while the store
+    /// and the strings written into it are in use.
+    pub(super) unsafe fn borrowed(base: *mut u8, capacity: usize) -> Store {
+        Store { base, capacity, used: 0, owned: false }
     }
 
     /// Whether the block could not be allocated.
@@ -117,9 +128,10 @@ impl Store {
         }
     }
 
-    /// Hands the block to the result that will free it.
+    /// Hands an owned block to the result that will free it; NULL for a
+    /// borrowed one, which the result must not free.
     pub(super) fn into_raw(self) -> *mut u8 {
-        let base = self.base;
+        let base = if self.owned { self.base } else { ptr::null_mut() };
         std::mem::forget(self);
         base
     }
@@ -127,7 +139,9 @@ impl Store {
 
 impl Drop for Store {
     fn drop(&mut self) {
-        // SAFETY: `base` is NULL or our own live malloc block.
-        unsafe { libc::free(self.base.cast()) }
+        if self.owned {
+            // SAFETY: `base` is NULL or our own live malloc block.
+            unsafe { libc::free(self.base.cast()) }
+        }
     }
 }
