@@ -268,13 +268,19 @@ typedef struct JsonRpcLine {
  * is done with (up to and including the last LF, or an over-long line's
  * bytes). The caller owns it and frees it, once, with `jsonrpc_lines_free`.
  * On a status other than `JSONRPC_STATUS_OK` there are no items and
- * nothing is consumed.
+ * nothing is consumed. The items' classifications own nothing themselves
+ * (their `storage` is NULL): their strings live in the result's one block.
  */
 typedef struct JsonRpcLines {
   JsonRpcStatus status;
   struct JsonRpcLine *items;
   size_t count;
   size_t consumed;
+  /**
+   * Private to the library: the one allocation that holds every item's
+   * strings. Never change it.
+   */
+  void *storage;
 } JsonRpcLines;
 
 /**

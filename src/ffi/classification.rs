@@ -145,17 +145,8 @@ impl JsonRpcClassification {
     /// A given `scratch` must be valid for writes of its length while the
     /// result is in use.
     pub(super) unsafe fn new_in(c: &Classification<'_>, scratch: Option<(*mut u8, usize)>) -> JsonRpcClassification {
-        let reason = c.reason.map(|r| r.to_string());
-        let reply_server = c.reply(Role::Server);
-        let reply_client = c.reply(Role::Client);
-        let strings: [Option<&[u8]>; 5] = [
-            c.id.map(str::as_bytes),
-            c.method.as_deref().map(str::as_bytes),
-            reason.as_deref().map(str::as_bytes),
-            reply_server.as_deref().map(str::as_bytes),
-            reply_client.as_deref().map(str::as_bytes),
-        ];
-        let size = strings.iter().flatten().map(|s| s.len() + 1).sum();
+        let texts = Texts::of(c);
+        let size = texts.size();
         let mut store = match scratch {
             // SAFETY: the caller's buffer, valid by this function's contract.
             Some((base, len)) if len >= size && !base.is_null() => unsafe { Store::borrowed(base, len) },
@@ -164,8 +155,15 @@ impl JsonRpcClassification {
         if store.failed() {
             return JsonRpcClassification::failed(c"out of memory");
         }
+        let result = JsonRpcClassification::written(c, &texts, &mut store);
+        JsonRpcClassification { storage: store.into_raw().cast(), ..result }
+    }
+
+    /// The C form of `c` with its `texts` written into `store`, which must
+    /// have room for them; `storage` is left NULL for the caller to set.
+    pub(super) fn written(c: &Classification<'_>, texts: &Texts, store: &mut Store) -> JsonRpcClassification {
         let [id, method, reason, reply_server, reply_client] =
-            strings.map(|s| s.and_then(|s| store.push(s)).unwrap_or(JsonRpcStr::ABSENT));
+            texts.fields().map(|s| s.and_then(|s| store.push(s)).unwrap_or(JsonRpcStr::ABSENT));
         JsonRpcClassification {
             kind: kind(c.kind),
             id_kind: id_kind(c.id_kind),
@@ -183,8 +181,46 @@ impl JsonRpcClassification {
             params_span: span(c.spans.params),
             result_span: span(c.spans.result),
             error_span: span(c.spans.error),
-            storage: store.into_raw().cast(),
+            storage: std::ptr::null_mut(),
         }
+    }
+}
+
+/// The strings a classification hands out, made before any is written so
+/// that their total size is known.
+pub(super) struct Texts<'c> {
+    id: Option<&'c str>,
+    method: Option<&'c str>,
+    reason: Option<String>,
+    reply_server: Option<String>,
+    reply_client: Option<String>,
+}
+
+impl<'c> Texts<'c> {
+    pub(super) fn of(c: &'c Classification<'_>) -> Texts<'c> {
+        Texts {
+            id: c.id,
+            method: c.method.as_deref(),
+            reason: c.reason.map(|r| r.to_string()),
+            reply_server: c.reply(Role::Server),
+            reply_client: c.reply(Role::Client),
+        }
+    }
+
+    /// In the order of the C fields.
+    fn fields(&self) -> [Option<&[u8]>; 5] {
+        [
+            self.id.map(str::as_bytes),
+            self.method.map(str::as_bytes),
+            self.reason.as_deref().map(str::as_bytes),
+            self.reply_server.as_deref().map(str::as_bytes),
+            self.reply_client.as_deref().map(str::as_bytes),
+        ]
+    }
+
+    /// Bytes needed to store them, a NUL after each.
+    pub(super) fn size(&self) -> usize {
+        self.fields().iter().flatten().map(|s| s.len() + 1).sum()
     }
 }
 

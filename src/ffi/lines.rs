@@ -1,8 +1,11 @@
+use std::ffi::c_void;
+
 use super::JsonRpcStatus;
-use super::classification::JsonRpcClassification;
+use super::classification::{JsonRpcClassification, Texts};
 use super::guard::guard;
 use super::input::bytes;
-use crate::{LineEvent, LineState, classify};
+use super::text::Store;
+use crate::{Classification, LineEvent, LineState, classify};
 
 /// What `jsonrpc_classify_lines` keeps between one buffer and the next. The
 /// caller owns it: zero it before the first call of a stream (`{0}`), set
@@ -40,7 +43,8 @@ pub struct JsonRpcLine {
 /// is done with (up to and including the last LF, or an over-long line's
 /// bytes). The caller owns it and frees it, once, with `jsonrpc_lines_free`.
 /// On a status other than `JSONRPC_STATUS_OK` there are no items and
-/// nothing is consumed.
+/// nothing is consumed. The items' classifications own nothing themselves
+/// (their `storage` is NULL): their strings live in the result's one block.
 #[repr(C)]
 #[derive(Debug)]
 pub struct JsonRpcLines {
@@ -48,11 +52,14 @@ pub struct JsonRpcLines {
     pub items: *mut JsonRpcLine,
     pub count: usize,
     pub consumed: usize,
+    /// Private to the library: the one allocation that holds every item's
+    /// strings. Never change it.
+    pub storage: *mut c_void,
 }
 
 impl JsonRpcLines {
     fn failed(status: JsonRpcStatus) -> JsonRpcLines {
-        JsonRpcLines { status, items: std::ptr::null_mut(), count: 0, consumed: 0 }
+        JsonRpcLines { status, items: std::ptr::null_mut(), count: 0, consumed: 0, storage: std::ptr::null_mut() }
     }
 }
 
@@ -96,28 +103,46 @@ pub unsafe extern "C" fn jsonrpc_classify_lines(
             let max_line = if c_state.max_line == 0 { crate::DEFAULT_MAX_LINE } else { c_state.max_line };
             let mut state = LineState { max_line, too_long_bytes: c_state.too_long_bytes };
             let mut lines = crate::lines(buf, end_of_stream, &mut state);
-            let items: Vec<JsonRpcLine> = lines.by_ref().map(item).collect();
+            // Sized once: one item per LF, and one more at the end.
+            let mut found = Vec::with_capacity(memchr::memchr_iter(b'\n', buf).count() + 1);
+            found.extend(lines.by_ref().map(|event| match event {
+                LineEvent::Line { line, .. } => (event, Some(classify(line))),
+                LineEvent::TooLong { .. } => (event, None),
+            }));
             let consumed = lines.consumed();
+            let texts: Vec<Option<Texts>> = found.iter().map(|(_, c)| c.as_ref().map(Texts::of)).collect();
+            let mut store = Store::with_capacity(texts.iter().flatten().map(Texts::size).sum());
+            if store.failed() {
+                return JsonRpcLines::failed(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY);
+            }
             c_state.too_long_bytes = state.too_long_bytes;
+            let items: Box<[JsonRpcLine]> = found
+                .iter()
+                .zip(&texts)
+                .map(|((event, c), t)| item(*event, c.as_ref().zip(t.as_ref()), &mut store))
+                .collect();
             let count = items.len();
-            let items = Box::into_raw(items.into_boxed_slice()).cast::<JsonRpcLine>();
-            JsonRpcLines { status: JsonRpcStatus::JSONRPC_STATUS_OK, items, count, consumed }
+            JsonRpcLines {
+                status: JsonRpcStatus::JSONRPC_STATUS_OK,
+                items: Box::into_raw(items).cast::<JsonRpcLine>(),
+                count,
+                consumed,
+                storage: store.into_raw().cast(),
+            }
         },
     )
 }
 
-fn item(event: LineEvent<'_>) -> JsonRpcLine {
-    match event {
-        LineEvent::Line { offset, line } => JsonRpcLine {
-            offset,
-            len: line.len(),
-            too_long: false,
-            classification: JsonRpcClassification::new(&classify(line)),
-        },
-        LineEvent::TooLong { offset, len } => {
-            JsonRpcLine { offset, len, too_long: true, classification: JsonRpcClassification::NONE }
-        }
-    }
+/// One item: a line with its classification written into `store`, or a
+/// too-long line with none.
+fn item(event: LineEvent<'_>, found: Option<(&Classification<'_>, &Texts<'_>)>, store: &mut Store) -> JsonRpcLine {
+    let (offset, len, too_long) = match event {
+        LineEvent::Line { offset, line } => (offset, line.len(), false),
+        LineEvent::TooLong { offset, len } => (offset, len, true),
+    };
+    let classification =
+        found.map_or(JsonRpcClassification::NONE, |(c, texts)| JsonRpcClassification::written(c, texts, store));
+    JsonRpcLine { offset, len, too_long, classification }
 }
 
 /// Frees a `JsonRpcLines` and every classification in it, and sets it to
@@ -135,17 +160,15 @@ pub unsafe extern "C" fn jsonrpc_lines_free(lines: *mut JsonRpcLines) {
                 return;
             }
             // SAFETY: by the contract, `items` and `count` are those of a
-            // boxed slice this library made (or NULL and 0).
+            // boxed slice this library made (or NULL and 0), and `storage`
+            // is NULL or our own malloc block.
             unsafe {
-                let JsonRpcLines { items, count, .. } =
+                let JsonRpcLines { items, count, storage, .. } =
                     std::ptr::replace(lines, JsonRpcLines::failed(JsonRpcStatus::JSONRPC_STATUS_OK));
-                if items.is_null() {
-                    return;
+                if !items.is_null() {
+                    drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(items, count)));
                 }
-                let mut items = Box::from_raw(std::ptr::slice_from_raw_parts_mut(items, count));
-                for item in items.iter_mut() {
-                    super::jsonrpc_classification_free(&mut item.classification);
-                }
+                libc::free(storage);
             }
         },
     )
