@@ -1,0 +1,403 @@
+package envelope
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/iotest"
+)
+
+// event is what a Reader returned for one line, in comparable form.
+type event struct {
+	line    string
+	len     int
+	tooLong bool
+	class   string
+}
+
+func (e event) String() string {
+	if e.tooLong {
+		return fmt.Sprintf("too_long(%d)", e.len)
+	}
+	return fmt.Sprintf("%q -> %s", e.line, e.class)
+}
+
+// describe renders every field of a classification, replies included.
+func describe(c *Classification) string {
+	return fmt.Sprintf("%v %v id=%q(%v) method=%q(%v) %v%v%v%v reason=%q spans=%v server=%q client=%q",
+		c.Kind, c.IDKind, c.ID, c.ID == nil, c.Method, c.HasMethod,
+		c.JSONRPC20, c.HasResult, c.HasError, c.NamesNoRequest, c.Reason, spansOf(c),
+		c.Reply(RoleServer), c.Reply(RoleClient))
+}
+
+// readAll returns every event a Reader gives for r, and its final error.
+func readAll(t testing.TB, r io.Reader, opts ...Option) ([]event, error) {
+	t.Helper()
+	rd := NewReader(r, opts...)
+	var out []event
+	for {
+		ln, err := rd.Next()
+		if err != nil {
+			// Errors are sticky.
+			if _, again := rd.Next(); again != err {
+				t.Errorf("second Next after %v returned %v", err, again)
+			}
+			return out, err
+		}
+		switch {
+		case ln.TooLong && (ln.Bytes != nil || ln.Kind != KindNone || ln.Reply(RoleServer) != nil || ln.Reply(RoleClient) != nil):
+			t.Errorf("a too-long line carries more than its length: %+v", ln)
+		case !ln.TooLong && ln.Len != len(ln.Bytes):
+			t.Errorf("Len %d != len(Bytes) %d", ln.Len, len(ln.Bytes))
+		}
+		out = append(out, event{line: string(ln.Bytes), len: ln.Len, tooLong: ln.TooLong, class: describe(&ln.Classification)})
+	}
+}
+
+// expected is what a Reader must give for data with the line limit
+// maxLine: every LF-separated piece (and a last one without LF, if not
+// empty) classified alone, or reported too long.
+func expected(data []byte, maxLine int) []event {
+	pieces := bytes.Split(data, []byte("\n"))
+	if len(pieces[len(pieces)-1]) == 0 {
+		pieces = pieces[:len(pieces)-1]
+	}
+	out := make([]event, 0, len(pieces))
+	for _, p := range pieces {
+		if len(p) > maxLine {
+			out = append(out, event{len: len(p), tooLong: true, class: describe(&Classification{})})
+			continue
+		}
+		c := Classify(p)
+		out = append(out, event{line: string(p), len: len(p), class: describe(&c)})
+	}
+	return out
+}
+
+func sameEvents(t *testing.T, what string, got, want []event) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d lines, want %d", what, len(got), len(want))
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Errorf("%s: line %d:\n got %v\nwant %v", what, i+1, got[i], want[i])
+			return
+		}
+	}
+}
+
+// vectorStream is every envelope vector's input joined by LF (some inputs
+// hold LFs of their own, and so become several lines).
+func vectorStream(t testing.TB) []byte {
+	return bytes.Join(envelopeInputs(t), []byte("\n"))
+}
+
+// chunks returns data's bytes n at a time (the last read may be shorter).
+type chunks struct {
+	data []byte
+	n    func() int
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(c.n(), len(p), len(c.data))
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+func fixed(data []byte, n int) io.Reader {
+	return &chunks{data: data, n: func() int { return n }}
+}
+
+func TestReaderWhole(t *testing.T) {
+	data := vectorStream(t)
+	want := expected(data, DefaultMaxLine)
+	got, err := readAll(t, bytes.NewReader(data))
+	if err != io.EOF {
+		t.Fatalf("final error %v, want io.EOF", err)
+	}
+	sameEvents(t, "whole", got, want)
+	// With a trailing LF: the same lines.
+	got, _ = readAll(t, bytes.NewReader(append(bytes.Clone(data), '\n')))
+	sameEvents(t, "whole with LF", got, want)
+}
+
+// TestReaderChunks feeds the vector stream through readers that return 1
+// to 64 bytes at a time, so that every line is cut at every place, and a
+// Reader whose own read size is small.
+func TestReaderChunks(t *testing.T) {
+	data := vectorStream(t)
+	want := expected(data, DefaultMaxLine)
+	for n := 1; n <= 64; n++ {
+		got, err := readAll(t, fixed(data, n))
+		if err != io.EOF {
+			t.Fatalf("%d bytes at a time: final error %v", n, err)
+		}
+		sameEvents(t, fmt.Sprintf("%d bytes at a time", n), got, want)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	got, _ := readAll(t, &chunks{data: data, n: func() int { return 1 + rng.IntN(64) }})
+	sameEvents(t, "1..64 bytes at random", got, want)
+	got, _ = readAll(t, iotest.DataErrReader(fixed(data, 7)))
+	sameEvents(t, "EOF with the last data", got, want)
+	got, _ = readAll(t, bytes.NewReader(data), WithReadSize(3))
+	sameEvents(t, "read size 3", got, want)
+}
+
+// TestReaderEveryCut splits a capture in two reads at every byte.
+func TestReaderEveryCut(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "captures", "client-to-server.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected(data, DefaultMaxLine)
+	for cut := 0; cut <= len(data); cut++ {
+		got, err := readAll(t, io.MultiReader(bytes.NewReader(data[:cut]), bytes.NewReader(data[cut:])))
+		if err != io.EOF {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+		sameEvents(t, fmt.Sprintf("cut at %d", cut), got, want)
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+func TestReaderTooLong(t *testing.T) {
+	long := `{"jsonrpc":"2.0","id":1,"method":"` + strings.Repeat("x", 100) + `"}`
+	ok := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	exact := `{"id":3,"method":"` + strings.Repeat("y", 40-len(`{"id":3,"method":""}`)) + `"}`
+	if len(exact) != 40 {
+		t.Fatalf("exact is %d bytes", len(exact))
+	}
+	cases := []struct {
+		name string
+		data string
+	}{
+		{"between lines", ok + "\n" + long + "\n" + ok + "\n"},
+		{"first", long + "\n" + ok},
+		{"last without LF", ok + "\n" + long},
+		{"last with LF", ok + "\n" + long + "\n"},
+		{"exactly the limit", exact + "\n" + exact + "x\n" + exact},
+		{"several in a row", long + "\n" + long + "\n" + long + "\n"},
+		{"only", long},
+		{"long whitespace", strings.Repeat(" ", 1000) + "\n" + ok},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.data)
+			want := expected(data, 40)
+			for n := 1; n <= 64; n++ {
+				got, err := readAll(t, fixed(data, n), WithMaxLine(40))
+				if err != io.EOF {
+					t.Fatalf("%d at a time: %v", n, err)
+				}
+				sameEvents(t, fmt.Sprintf("%d at a time", n), got, want)
+			}
+			got, _ := readAll(t, bytes.NewReader(data), WithMaxLine(40), WithReadSize(16))
+			sameEvents(t, "read size 16", got, want)
+			got, _ = readAll(t, bytes.NewReader(data), WithMaxLine(40))
+			sameEvents(t, "whole", got, want)
+		})
+	}
+}
+
+// endless is a line of x that never ends, then an LF and a request, up to
+// n bytes in all.
+type endless struct{ left, tail int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.left == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), e.left)
+	for i := range n {
+		p[i] = 'x'
+		if e.left-i <= e.tail {
+			p[i] = "\n{\"id\":1,\"method\":\"m\"}"[e.tail-(e.left-i)]
+		}
+	}
+	e.left -= n
+	return n, nil
+}
+
+// TestReaderBoundedMemory reads a 40 MiB line with the default limit: it is
+// reported too long without the buffer ever growing past the limit plus one
+// read.
+func TestReaderBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("40 MiB")
+	}
+	const size = 40 << 20
+	tail := len("\n{\"id\":1,\"method\":\"m\"}")
+	rd := NewReader(&endless{left: size, tail: tail})
+	ln, err := rd.Next()
+	if err != nil || !ln.TooLong || ln.Len != size-tail {
+		t.Fatalf("first line: %+v, %v; want too long, %d bytes", ln, err, size-tail)
+	}
+	if c := cap(rd.buf); c > DefaultMaxLine+DefaultReadSize {
+		t.Errorf("buffer grew to %d bytes", c)
+	}
+	ln, err = rd.Next()
+	if err != nil || ln.Kind != KindRequest || string(ln.Bytes) != `{"id":1,"method":"m"}` {
+		t.Fatalf("second line: %q %v, %v", ln.Bytes, ln.Kind, err)
+	}
+	if _, err := rd.Next(); err != io.EOF {
+		t.Fatalf("end: %v", err)
+	}
+}
+
+// TestReaderSmallLimitMemory checks the bound with a small limit, where it
+// is visible: a 1 MiB line never makes the buffer hold more than the limit
+// plus one read.
+func TestReaderSmallLimitMemory(t *testing.T) {
+	rd := NewReader(&endless{left: 1 << 20, tail: 1}, WithMaxLine(100), WithReadSize(50))
+	ln, err := rd.Next()
+	if err != nil || !ln.TooLong || ln.Len != 1<<20-1 {
+		t.Fatalf("%+v, %v", ln, err)
+	}
+	if c := cap(rd.buf); c > 150 {
+		t.Errorf("buffer grew to %d bytes", c)
+	}
+}
+
+func TestReaderErrors(t *testing.T) {
+	boom := errors.New("boom")
+	data := "{\"id\":1,\"method\":\"a\"}\n{\"id\":2,\"method\":\"b\"}\n{\"id\":3,"
+	// The lines completed before the failure come first, then the error; the
+	// unfinished line is not classified.
+	got, err := readAll(t, io.MultiReader(strings.NewReader(data), iotest.ErrReader(boom)))
+	if err != boom {
+		t.Fatalf("final error %v, want boom", err)
+	}
+	if len(got) != 2 || !strings.Contains(got[1].line, `"b"`) {
+		t.Errorf("got %v", got)
+	}
+	// Data and an error from the same Read.
+	got, err = readAll(t, &dataAndError{data: []byte(data), err: boom})
+	if err != boom || len(got) != 2 {
+		t.Errorf("data and error in one Read: %v, %v", got, err)
+	}
+	got, err = readAll(t, &dataAndError{data: []byte(data), err: io.EOF})
+	if err != io.EOF || len(got) != 3 || got[2].line != `{"id":3,` {
+		t.Errorf("data and EOF in one Read: %v, %v", got, err)
+	}
+	// An empty stream, and one of empty lines.
+	if got, err := readAll(t, strings.NewReader("")); len(got) != 0 || err != io.EOF {
+		t.Errorf("empty stream: %v, %v", got, err)
+	}
+	got, _ = readAll(t, strings.NewReader("\n\r\n"))
+	if len(got) != 2 || !strings.HasPrefix(got[0].class, "empty") || !strings.HasPrefix(got[1].class, "empty") {
+		t.Errorf("empty lines: %v", got)
+	}
+	// A reader that never makes progress.
+	if _, err := readAll(t, &chunks{data: []byte("x"), n: func() int { return 0 }}); err != io.ErrNoProgress {
+		t.Errorf("no progress: %v", err)
+	}
+}
+
+// dataAndError returns all its data and its error from one Read.
+type dataAndError struct {
+	data []byte
+	err  error
+}
+
+func (d *dataAndError) Read(p []byte) (int, error) {
+	n := copy(p, d.data)
+	d.data = d.data[n:]
+	if len(d.data) == 0 {
+		return n, d.err
+	}
+	return n, nil
+}
+
+// TestReaderLinesStayValid checks that a line's classification outlives
+// the next call to Next, while its bytes are the buffer's.
+func TestReaderLinesStayValid(t *testing.T) {
+	data := vectorStream(t)
+	rd := NewReader(fixed(data, 13), WithReadSize(64))
+	var kept []Classification
+	for {
+		ln, err := rd.Next()
+		if err != nil {
+			break
+		}
+		kept = append(kept, ln.Classification)
+	}
+	want := expected(data, DefaultMaxLine)
+	if len(kept) != len(want) {
+		t.Fatalf("%d lines, want %d", len(kept), len(want))
+	}
+	for i := range kept {
+		if got := describe(&kept[i]); got != want[i].class {
+			t.Fatalf("line %d after reading on: %s, want %s", i+1, got, want[i].class)
+		}
+	}
+}
+
+// TestConcurrent runs Classify, InvalidReply, LogValue and Readers from
+// many goroutines at once (run with -race).
+func TestConcurrent(t *testing.T) {
+	inputs := envelopeInputs(t)
+	want := make([]string, len(inputs))
+	for i, in := range inputs {
+		c := Classify(in)
+		want[i] = describe(&c)
+	}
+	data := vectorStream(t)
+	wantStream := expected(data, DefaultMaxLine)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 5 {
+				for i, in := range inputs {
+					c := Classify(in)
+					if got := describe(&c); got != want[i] {
+						t.Errorf("goroutine %d: %s, want %s", g, got, want[i])
+						return
+					}
+					reply, _ := InvalidReply(in, RoleServer)
+					if !bytes.Equal(reply, c.Reply(RoleServer)) {
+						t.Errorf("goroutine %d: InvalidReply differs", g)
+						return
+					}
+					_ = LogValue(in)
+				}
+				got, _ := readAll(t, fixed(data, 1+g*7+round))
+				if len(got) != len(wantStream) {
+					t.Errorf("goroutine %d: reader gave %d lines", g, len(got))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestReaderHugeLimit: a limit near math.MaxInt still grows the buffer by
+// doubling.
+func TestReaderHugeLimit(t *testing.T) {
+	data := append(bytes.Repeat([]byte(" "), 1<<20), "{\"id\":1,\"method\":\"m\"}\n"...)
+	rd := NewReader(fixed(data, 4096), WithMaxLine(math.MaxInt), WithReadSize(4096))
+	ln, err := rd.Next()
+	if err != nil || ln.Kind != KindRequest || ln.Len != len(data)-1 {
+		t.Fatalf("%v %v %d", ln.Kind, err, ln.Len)
+	}
+	if c := cap(rd.buf); c > 4<<20 {
+		t.Errorf("buffer of %d bytes", c)
+	}
+}

@@ -1,0 +1,32 @@
+# The Go binding (bindings/go) and the Go echo server (examples/go/echo-server),
+# included by the top Makefile: vet, a gofmt check, every test under the race
+# detector, and a short fuzz run of FuzzClassify.
+#
+# Go is looked for on PATH, then in /usr/local/go/bin. CGO_ENABLED=1 makes a
+# missing C compiler an error instead of a silent build without cgo. -count=1:
+# Go's test cache does not know the Rust library, so a cached pass could
+# outlive a change to it. The fuzz run is bounded by a count, not a duration
+# (Go's fuzz coordinator can fail time-bounded runs on a loaded machine).
+
+GOLANG      ?= go
+# Go's build cache does not see the C header (it lives outside the module),
+# so its hash goes into CGO_CFLAGS, which is part of the cache key: a
+# changed header always recompiles the cgo code.
+GO_ENV      := PATH="$$PATH:/usr/local/go/bin" CGO_ENABLED=1 \
+               CGO_CFLAGS="-g -O2 -DJSONRPC_ENVELOPE_HEADER_HASH=$$(sha256sum $(CURDIR)/include/jsonrpc_envelope.h | cut -c1-16)"
+GO_FUZZTIME ?= 20000x
+GO_BINDING  := bindings/go
+GO_ECHO     := examples/go/echo-server
+
+TESTS += test-go
+.PHONY: test-go
+
+test-go: $(RELEASE_LIB)/libjsonrpc_envelope.so
+	cd $(GO_BINDING) && $(GO_ENV) $(GOLANG) vet ./...
+	cd $(GO_ECHO) && $(GO_ENV) $(GOLANG) vet ./...
+	@unformatted="$$($(GO_ENV) gofmt -l $(GO_BINDING) $(GO_ECHO))"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted:"; echo "$$unformatted"; exit 1; fi; \
+	echo "gofmt -l $(GO_BINDING) $(GO_ECHO): clean"
+	cd $(GO_BINDING) && $(GO_ENV) $(GOLANG) test -race -count=1 ./...
+	cd $(GO_ECHO) && $(GO_ENV) $(GOLANG) test -race -count=1 ./...
+	cd $(GO_BINDING) && $(GO_ENV) $(GOLANG) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(GO_FUZZTIME) .
