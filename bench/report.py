@@ -16,6 +16,7 @@ SIZES = ("small", "medium", "large")
 IMPLEMENTATIONS = (
     ("classify", "`classify` (Rust)"),
     ("c_abi_classify_free", "C ABI `jsonrpc_classify` + free"),
+    ("c_abi_classify_into", "C ABI `jsonrpc_classify_into` (caller's scratch)"),
     ("c_abi_classify_lines", "C ABI `jsonrpc_classify_lines` (whole buffer)"),
     ("serde_json_value", "serde_json `Value` + envelope members"),
     ("serde_json_ignored_any", "serde_json validation (`IgnoredAny`)"),

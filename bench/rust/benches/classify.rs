@@ -5,7 +5,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jsonrpc_envelope::ffi::{
-    JsonRpcLineState, jsonrpc_classification_free, jsonrpc_classify, jsonrpc_classify_lines, jsonrpc_lines_free,
+    JsonRpcClassification, JsonRpcLineState, jsonrpc_classification_free, jsonrpc_classify, jsonrpc_classify_into,
+    jsonrpc_classify_lines, jsonrpc_lines_free,
 };
 use jsonrpc_envelope::{Kind, classify};
 use jsonrpc_envelope_bench::{corpus, serde_ignored, serde_value_envelope};
@@ -31,6 +32,24 @@ fn bench_size(c: &mut Criterion, size: &str) {
                     let mut c = jsonrpc_classify(black_box(l.as_ptr()), l.len());
                     let kind = c.kind as u32;
                     jsonrpc_classification_free(&mut c);
+                    kind
+                })
+                .sum::<u32>()
+        })
+    });
+    group.bench_function("c_abi_classify_into", |b| {
+        let mut scratch = [0u8; 1024];
+        let mut out = std::mem::MaybeUninit::<JsonRpcClassification>::uninit();
+        b.iter(|| {
+            lines
+                .iter()
+                .map(|l| unsafe {
+                    jsonrpc_classify_into(black_box(l.as_ptr()), l.len(), out.as_mut_ptr(), scratch.as_mut_ptr(), 1024);
+                    let c = out.assume_init_mut();
+                    let kind = c.kind as u32;
+                    if !c.storage.is_null() {
+                        jsonrpc_classification_free(c);
+                    }
                     kind
                 })
                 .sum::<u32>()
