@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# bindings/cpp/ci-setup.sh: installs, on a fresh Debian machine, what
+# `make test-cpp` needs and lacks: cmake, g++, pkg-config (pkgconf),
+# GoogleTest (libgtest-dev), valgrind, binutils (nm, readelf), and
+# coreutils' timeout. Idempotent: it runs `apt-get update` and
+# `apt-get install` only when something is missing. .ci/run calls it.
+set -euo pipefail
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# GoogleTest counts as present when its CMake package is (find_package(GTest)).
+have_gtest() {
+    local dir
+    for dir in /usr/lib/*/cmake/GTest /usr/lib/cmake/GTest /usr/lib64/cmake/GTest /usr/local/lib/cmake/GTest \
+               /usr/local/lib/*/cmake/GTest /usr/share/cmake/GTest; do
+        [ -e "$dir/GTestConfig.cmake" ] && return 0
+    done
+    return 1
+}
+
+missing=()
+have cmake || missing+=(cmake)
+have g++ || missing+=(g++)
+have pkg-config || missing+=(pkgconf)
+have valgrind || missing+=(valgrind)
+have nm && have readelf || missing+=(binutils)
+have timeout || missing+=(coreutils)
+have ldd || missing+=(libc-bin)
+have_gtest || missing+=(libgtest-dev)
+
+if ((${#missing[@]} == 0)); then
+    echo "bindings/cpp: everything the C/C++ tests need is installed"
+    exit 0
+fi
+
+echo "bindings/cpp: installing ${missing[*]}"
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    if have sudo; then
+        sudo=(sudo)
+    else
+        echo "bindings/cpp: not root and no sudo: install ${missing[*]} by hand" >&2
+        exit 1
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,9 @@
+// The C++ header alone (it must bring everything it uses), included twice.
+#include "jsonrpc_envelope.hpp"
+#include "jsonrpc_envelope.hpp"
+
+bool header_check_cpp();
+
+bool header_check_cpp() {
+  return jsonrpc::classify("{}").kind() == jsonrpc::Kind::not_jsonrpc && jsonrpc::abi_compatible();
+}

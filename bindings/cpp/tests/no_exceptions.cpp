@@ -1,0 +1,43 @@
+// The C++ header built with -fno-exceptions -fno-rtti: every call, each
+// result checked by its value, and 0 returned only if all were right.
+#include "jsonrpc_envelope.hpp"
+
+#include <cstdio>
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::printf("FAIL: %s\n", what);
+    ++failures;
+  }
+}
+
+}  // namespace
+
+int main() {
+  check(jsonrpc::abi_compatible(), "abi_compatible");
+  jsonrpc::Classification c = jsonrpc::classify(R"({"jsonrpc":"2.0","id":3,"method":1})");
+  check(c.kind() == jsonrpc::Kind::invalid_request, "kind");
+  check(c.reply(jsonrpc::Role::client).has_value(), "a client answers a broken request");
+  jsonrpc::Classification moved = std::move(c);
+  check(!c.valid() && moved.valid(), "move");  // NOLINT(bugprone-use-after-move)
+
+  jsonrpc::Reply reply = jsonrpc::try_invalid_reply("nonsense", jsonrpc::Role::server);
+  check(reply.ok() && reply.text.has_value(), "try_invalid_reply");
+  check(!jsonrpc::invalid_reply("nonsense", jsonrpc::Role::client).has_value(), "invalid_reply(client)");
+  check(jsonrpc::log_value("a\nb") == "a\\u000ab", "log_value");
+
+  jsonrpc::LineReader reader(16);
+  reader.append("{}\n" "0123456789abcdefXYZ\n" "[]");
+  jsonrpc::Lines lines = reader.take();
+  check(lines.ok() && lines.size() == 2, "take");
+  check(lines[1].too_long() && lines[1].length() == 19, "too_long");
+  jsonrpc::Lines last = reader.finish();
+  check(last.size() == 1 && last[0].classification().kind() == jsonrpc::Kind::batch, "finish");
+
+  std::printf("no exceptions: %s\n", failures == 0 ? "ok" : "FAILED");
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# test_host.sh HOST PYTHON WORKDIR: runs examples/cpp/host.cpp (built as HOST)
+# against the fake servers of fake_server.py and checks what it does.
+# VALGRIND_RUN, when set, is a valgrind command line for one more run of the
+# well-behaved session; ECHO_SERVER_LIB, the library for a session with the
+# default server examples/python/echo_server.py (when that file exists).
+set -uo pipefail
+
+host=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+python=$2
+mkdir -p "$3"
+work=$(cd "$3" && pwd)
+fake="$(cd "$(dirname "$0")" && pwd)/fake_server.py"
+failed=0
+passed=0
+
+pass() { echo "host: ok: $*"; passed=$((passed + 1)); }
+fail() { echo "host: FAIL: $*"; failed=$((failed + 1)); }
+
+# run NAME SECONDS CMD...: runs CMD with a hard time limit, capturing stdout
+# and stderr together in $work/NAME.out; sets $status and $elapsed_ms.
+run() {
+    local name=$1 limit=$2 start end
+    shift 2
+    start=$(date +%s%N)
+    timeout --kill-after=2 "$limit" "$@" >"$work/$name.out" 2>&1
+    status=$?
+    end=$(date +%s%N)
+    elapsed_ms=$(((end - start) / 1000000))
+    out=$(cat "$work/$name.out")
+}
+
+expect() {  # expect NAME TEXT: the output of NAME holds TEXT
+    if grep -qF -- "$2" "$work/$1.out"; then pass "$1: says '$2'"; else fail "$1: no '$2' in its output"; fi
+}
+
+show() { sed 's/^/    | /' "$work/$1.out"; }
+
+# 1. A well-behaved server, with a banner and a log line on its stdout.
+run good 20 "$host" --timeout 10 "$python" "$fake" good
+show good
+[ "$status" -eq 0 ] && pass "good: exit status 0" || fail "good: exit status $status"
+expect good "<- server output that is not JSON-RPC (parse_error): fake-server 0.1 starting"
+expect good '<- server output that is not JSON-RPC (not_jsonrpc): {"level":"info","msg":"initializing"}'
+expect good '<- response to initialize (id 1): {"protocolVersion":"2025-11-25"'
+expect good '<- request ping (id "srv-1")'
+expect good '-> {"jsonrpc":"2.0","id":"srv-1","result":{}}'
+expect good '<- invalid request: Invalid Request: the method must be a string, not an array'
+expect good '-> {"jsonrpc":"2.0","id":99,"error":{"code":-32600'
+expect good '<- response to tools/list (id 2): {"tools":[{"name":"echo"'
+expect good '<- response to tools/call (id 3): {"content":[{"type":"text","text":"hello from the C++ host"}]}'
+expect good 'fake-server: notification notifications/initialized'
+expect good 'the server exited with status 0'
+
+# 2. A server that refuses initialize with an error whose id is null, then
+# hangs: the host must fail at once with the server's message.
+run refuse 10 "$host" --timeout 20 "$python" "$fake" refuse
+show refuse
+[ "$status" -eq 1 ] && pass "refuse: exit status 1" || fail "refuse: exit status $status (124 = the host waited)"
+[ "$elapsed_ms" -lt 3000 ] && pass "refuse: failed fast (${elapsed_ms} ms)" || fail "refuse: took ${elapsed_ms} ms"
+expect refuse "<- server output that is not JSON-RPC (parse_error): fake-server 0.1 starting"
+expect refuse "host: the server answered initialize with an error that names no request: "
+expect refuse "Unsupported protocol version: this server speaks 2024-11-05"
+
+# 3. A server that never answers: the timeout.
+run silent 10 "$host" --timeout 1 "$python" "$fake" silent
+show silent
+[ "$status" -eq 1 ] && pass "silent: exit status 1" || fail "silent: exit status $status"
+[ "$elapsed_ms" -lt 4000 ] && pass "silent: gave up after the timeout (${elapsed_ms} ms)" || fail "silent: took ${elapsed_ms} ms"
+expect silent "host: no answer to initialize within 1 s"
+
+# 4. A server that exits without answering.
+run exit 10 "$host" --timeout 10 "$python" "$fake" exit
+show exit
+[ "$status" -eq 1 ] && pass "exit: exit status 1" || fail "exit: exit status $status"
+expect exit "host: the server closed its stdout before answering initialize"
+expect exit "host: the server exited with status 3"
+
+# 5. A server that cannot be started, and the default server, absent here.
+run missing 10 "$host" /nonexistent/server
+[ "$status" -eq 2 ] && pass "missing: exit status 2" || fail "missing: exit status $status"
+expect missing "host: cannot start /nonexistent/server: No such file or directory"
+mkdir -p "$work/empty"
+(cd "$work/empty" && run default 10 "$host"; echo "$status" >"$work/default.status")
+status=$(cat "$work/default.status")
+show default
+[ "$status" -eq 2 ] && pass "default: exit status 2" || fail "default: exit status $status"
+expect default "the default server examples/python/echo_server.py is not here"
+
+# 6. The default server, examples/python/echo_server.py, when it exists,
+# from the repository's top directory (its library: JSONRPC_ENVELOPE_LIB).
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+if [ -e "$root/examples/python/echo_server.py" ] && [ -n "${ECHO_SERVER_LIB:-}" ]; then
+    (cd "$root" && JSONRPC_ENVELOPE_LIB=$ECHO_SERVER_LIB run echo 30 "$host" --timeout 20
+     echo "$status" >"$work/echo.status")
+    status=$(cat "$work/echo.status")
+    show echo
+    [ "$status" -eq 0 ] && pass "echo_server.py: exit status 0" || fail "echo_server.py: exit status $status"
+    expect echo "starting: python3 examples/python/echo_server.py"
+    expect echo "<- response to tools/call (id 3): "
+    expect echo '"text":"hello from the C++ host"'
+else
+    echo "host: (examples/python/echo_server.py or ECHO_SERVER_LIB absent: the default server is not tried)"
+fi
+
+# 7. The well-behaved session once more under valgrind (the host only).
+if [ -n "${VALGRIND_RUN:-}" ]; then
+    # shellcheck disable=SC2086 # VALGRIND_RUN is a command line
+    run valgrind 120 $VALGRIND_RUN "$host" --timeout 30 "$python" "$fake" good
+    [ "$status" -eq 0 ] && pass "valgrind: no errors, no leaks" || { show valgrind; fail "valgrind: exit status $status"; }
+fi
+
+echo "host: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
