@@ -116,8 +116,12 @@ bench-corpus:
 bench-rust: bench-corpus
 	cd bench/rust && $(CARGO) bench --bench classify
 
+# Run directly, not by `cargo run`: cargo execs the program in its own place,
+# and the CLI's peak RSS (read from the children's usage) would include
+# rustc's.
 bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
-	cd bench/rust && $(CARGO) run --quiet --release --bin memory -- ../../target/release/jsonrpc-envelope > ../out/memory.txt
+	cd bench/rust && $(CARGO) build --quiet --release --bin memory
+	bench/rust/target/release/memory target/release/jsonrpc-envelope > bench/out/memory.txt
 	cat bench/out/memory.txt
 
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----

@@ -162,8 +162,7 @@ impl JsonRpcClassification {
     /// The C form of `c` with its `texts` written into `store`, which must
     /// have room for them; `storage` is left NULL for the caller to set.
     pub(super) fn written(c: &Classification<'_>, texts: &Texts, store: &mut Store) -> JsonRpcClassification {
-        let [id, method, reason, reply_server, reply_client] =
-            texts.fields().map(|s| s.and_then(|s| store.push(s)).unwrap_or(JsonRpcStr::ABSENT));
+        let mut push = |text: Option<&str>| text.and_then(|t| store.push(t.as_bytes())).unwrap_or(JsonRpcStr::ABSENT);
         JsonRpcClassification {
             kind: kind(c.kind),
             id_kind: id_kind(c.id_kind),
@@ -171,11 +170,11 @@ impl JsonRpcClassification {
             has_result: c.has_result,
             has_error: c.has_error,
             names_no_request: c.names_no_request,
-            id,
-            method,
-            reason,
-            reply_server,
-            reply_client,
+            id: push(texts.id),
+            method: push(texts.method),
+            reason: push(texts.reason.as_deref()),
+            reply_server: push(texts.reply_server.as_deref()),
+            reply_client: push(texts.reply_client.as_deref()),
             id_span: span(c.spans.id),
             method_span: span(c.spans.method),
             params_span: span(c.spans.params),
@@ -207,20 +206,14 @@ impl<'c> Texts<'c> {
         }
     }
 
-    /// In the order of the C fields.
-    fn fields(&self) -> [Option<&[u8]>; 5] {
-        [
-            self.id.map(str::as_bytes),
-            self.method.map(str::as_bytes),
-            self.reason.as_deref().map(str::as_bytes),
-            self.reply_server.as_deref().map(str::as_bytes),
-            self.reply_client.as_deref().map(str::as_bytes),
-        ]
-    }
-
     /// Bytes needed to store them, a NUL after each.
     pub(super) fn size(&self) -> usize {
-        self.fields().iter().flatten().map(|s| s.len() + 1).sum()
+        let len = |text: Option<&str>| text.map_or(0, |t| t.len() + 1);
+        len(self.id)
+            + len(self.method)
+            + len(self.reason.as_deref())
+            + len(self.reply_server.as_deref())
+            + len(self.reply_client.as_deref())
     }
 }
 
@@ -313,21 +306,20 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
     if out.is_null() {
         return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
     }
-    let (result, status) = guard(
+    // SAFETY (both writes): `out` is non-NULL and writable by the contract;
+    // `line` and `scratch` are passed on from the caller.
+    guard(
         || {
             let failed = JsonRpcClassification::failed(c"internal error in jsonrpc_classify_into");
-            (failed, JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR)
+            unsafe { std::ptr::write(out, failed) };
+            JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR
         },
         || {
-            // SAFETY: `line` and `scratch` are passed on from the caller.
             let c = unsafe { classify_line(line, len) };
-            let result = unsafe { JsonRpcClassification::new_in(&c, Some((scratch, scratch_len))) };
-            (result, JsonRpcStatus::JSONRPC_STATUS_OK)
+            unsafe { std::ptr::write(out, JsonRpcClassification::new_in(&c, Some((scratch, scratch_len)))) };
+            JsonRpcStatus::JSONRPC_STATUS_OK
         },
-    );
-    // SAFETY: `out` is non-NULL and writable by the contract.
-    unsafe { std::ptr::write(out, result) };
-    status
+    )
 }
 
 /// Frees what a classification owns and sets it to all zeros
