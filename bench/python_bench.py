@@ -8,8 +8,10 @@ plus a plain pure-Python classification, over the same ~180-byte MCP lines
     JSONRPC_ENVELOPE_LIB=target/release python3 bench/python_bench.py [--lines N] [--repeat R]
 
 Each figure is the best of R rounds in which every row runs once, timed in
-this process's CPU time (the machine's other load only ever adds time). The "floor" rows are the library calls alone through ctypes, with no
-Python objects built: what no binding can go below on this machine.
+this process's CPU time (the machine's other load only ever adds time). The
+"floor" rows are the library calls alone through ctypes, made as the binding
+makes them, with no Python objects built: what no binding can go below on
+this machine; the last row is ctypes' own cost of one call.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ if "JSONRPC_ENVELOPE_LIB" not in os.environ:
         os.environ["JSONRPC_ENVELOPE_LIB"] = release
 
 import jsonrpc_envelope as je  # noqa: E402
-from jsonrpc_envelope import _ffi  # noqa: E402
+from jsonrpc_envelope import _api, _ffi  # noqa: E402
 
 # ---- the traffic -------------------------------------------------------------
 
@@ -132,6 +134,8 @@ def main() -> int:
     count = len(lines)
     stream = b"\n".join(lines) + b"\n"
     lib = _ffi.lib
+    # Each line with its length as classify() passes it (see _api._length).
+    sized = [(line, _api._length(len(line))) for line in lines]
 
     def run_classify() -> None:
         classify = je.classify
@@ -162,6 +166,17 @@ def main() -> int:
             py_classify(line)
 
     def floor_classify() -> None:
+        # The call classify() makes, as it makes it (jsonrpc_classify_into
+        # with a reused result and 1 KiB scratch), and nothing else.
+        call = _ffi.classify_into
+        _, out_ref, scratch, _, _ = _api._new_slot()
+        scratch_len = _api._SCRATCH_LEN
+        for line, length in sized:
+            call(line, length, out_ref, scratch, scratch_len)
+
+    def floor_classify_free() -> None:
+        # The two crossings of jsonrpc_classify + free (a 184-byte result
+        # returned by value), which classify() made before classify_into.
         classify, free = lib.jsonrpc_classify, lib.jsonrpc_classification_free
         for line in lines:
             free(classify(line, len(line)))
@@ -177,20 +192,14 @@ def main() -> int:
             position += result.consumed
             free(result)
 
-    def crossing_struct_return() -> None:
-        # Two crossings as classify() makes them (a 184-byte result returned
-        # by value, then the free), with almost no work in the library.
-        classify, free = lib.jsonrpc_classify, lib.jsonrpc_classification_free
+    def crossing_into() -> None:
+        # One crossing of jsonrpc_classify_into as classify() makes it, on
+        # the empty line (almost no work in the library): ctypes' own cost.
+        call, length = _ffi.classify_into, _api._length(0)
+        _, out_ref, scratch, _, _ = _api._new_slot()
+        scratch_len = _api._SCRATCH_LEN
         for _ in lines:
-            free(classify(b"", 0))
-
-    def crossing_pointer() -> None:
-        # One crossing with a pointer argument and nothing returned, as an
-        # out-buffer call would be (the free of a zeroed result: no work).
-        free = lib.jsonrpc_classification_free
-        zeroed = _ffi.JsonRpcClassification()
-        for _ in lines:
-            free(zeroed)
+            call(b"", length, out_ref, scratch, scratch_len)
 
     rows = [
         ("classify(line).kind", run_classify),
@@ -199,10 +208,10 @@ def main() -> int:
         ("read_messages: kind, id, method", run_read_fields),
         ("json.loads", run_json),
         ("json.loads + pure-Python classification", run_py),
-        ("floor: jsonrpc_classify + free via ctypes", floor_classify),
+        ("floor: jsonrpc_classify_into via ctypes", floor_classify),
+        ("floor: jsonrpc_classify + free via ctypes", floor_classify_free),
         ("floor: jsonrpc_classify_lines, 64 KiB chunks", floor_lines),
-        ("crossings of classify + free, empty line", crossing_struct_return),
-        ("one crossing, pointer in, nothing out", crossing_pointer),
+        ("one crossing of classify_into, empty line", crossing_into),
     ]
     mean = sum(map(len, lines)) / count
     print(
@@ -230,13 +239,7 @@ def main() -> int:
     print(
         f"  Python's share above the library floor: read_messages"
         f" {figures['read_messages: kind'] - figures['floor: jsonrpc_classify_lines, 64 KiB chunks']:.0f} ns,"
-        f" classify {figures['classify(line).kind'] - figures['floor: jsonrpc_classify + free via ctypes']:.0f} ns"
-    )
-    saved = figures["crossings of classify + free, empty line"] - figures["one crossing, pointer in, nothing out"]
-    projected = figures["classify(line).kind"] - saved
-    print(
-        f"  classify through a one-crossing out-buffer call (projected: {saved:.0f} ns of crossings saved):"
-        f" {projected:.0f} ns/line, {baseline / projected:.1f}x json.loads + classification"
+        f" classify {figures['classify(line).kind'] - figures['floor: jsonrpc_classify_into via ctypes']:.0f} ns"
     )
     for name, ok in checks:
         print(f"  target {name}: {'met' if ok else 'NOT met'}")

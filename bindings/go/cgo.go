@@ -3,12 +3,16 @@ package envelope
 // This file is the only one that talks to C. Each exported function makes
 // one cgo call to a small C shim below, which calls the library, copies the
 // strings of its result back to back into a Go buffer, describes the rest
-// (kinds, flags, spans, string lengths) in a flat jre_item, and frees the C
-// result before it returns. When the Go buffer is too small (a result whose
-// strings exceed it: long ids, long replies), the shim leaves the C result in
-// the buffer's place and says so; Go then allocates the exact size and makes
-// a second call that copies and frees. Nothing the library allocated outlives
-// the Go function that caused it, so no finalizers are needed.
+// (kinds, flags, spans, string lengths) in a flat jre_item, and frees what
+// the C result owns before it returns. Classify's shim uses
+// jsonrpc_classify_into with the result and a 1 KiB scratch for its strings
+// on the C stack, so that the library allocates nothing for almost every
+// line. When the Go buffer is too small (a result whose strings exceed the
+// scratch, and so own an allocation: long ids, long replies), the shim
+// leaves the C result in the buffer's place and says so; Go then allocates
+// the exact size and makes a second call that copies and frees. Nothing the
+// library allocated outlives the Go function that caused it, so no
+// finalizers are needed.
 //
 // The shims are marked noescape (they keep no Go pointer after the call) and
 // nocallback (they never call Go), so the Go compiler can keep the caller's
@@ -113,19 +117,31 @@ static char *jre_copy(const JsonRpcClassification *c, char *dst) {
 	return dst;
 }
 
-// jsonrpc_classify, described in *out. Returns the bytes its strings need.
-// When they fit in buf (cap bytes) they are copied there and the result is
-// freed. Otherwise the live result is stored in buf itself (cap is at least
-// its size) for jre_classification_finish.
+// The scratch that jre_classify gives jsonrpc_classify_into for a result's
+// strings, on the C stack: the header says 1 KiB holds the strings of
+// almost every line. The Go buffer given to jre_classify is at least as
+// large (see classifyScratch), so strings that fit the scratch fit it too.
+enum { JRE_SCRATCH = 1024 };
+
+// jsonrpc_classify_into, with the result and its strings on this stack (so
+// the library allocates nothing when they fit its scratch), described in
+// *out. Returns the bytes its strings need. When they fit in buf (cap
+// bytes) they are copied there, and the result is freed if it owns memory.
+// Otherwise the result is stored live in buf itself (cap is at least its
+// size) for jre_classification_finish: that is only ever a result that owns
+// its strings, since strings in the scratch take less than JRE_SCRATCH
+// bytes, and cap is at least that (a Go build fails otherwise).
 static size_t jre_classify(const uint8_t *line, size_t len, jre_item *out, char *buf, size_t cap) {
-	JsonRpcClassification c = jsonrpc_classify(line, len);
+	uint8_t scratch[JRE_SCRATCH];
+	JsonRpcClassification c;
+	jsonrpc_classify_into(line, len, &c, scratch, sizeof scratch);
 	size_t need = jre_describe(&c, out);
 	if (need > cap) {
 		memcpy(buf, &c, sizeof c);
 		return need;
 	}
 	jre_copy(&c, buf);
-	jsonrpc_classification_free(&c);
+	if (c.storage != NULL) jsonrpc_classification_free(&c);
 	return need;
 }
 
@@ -293,10 +309,11 @@ func bytesPtr(b []byte) *C.uint8_t {
 }
 
 // scratchWords is the size of the stack buffer, in 8-byte words, that
-// Classify gives the library for the strings of a result. 64 words (512
-// bytes) hold the strings of every ordinary line, invalid_request replies
-// included; it must also hold a JsonRpcClassification (see jre_classify).
-const scratchWords = 64
+// Classify gives the C shim for the strings of a result: 128 words (1 KiB),
+// as large as the shim's own scratch for jsonrpc_classify_into (JRE_SCRATCH),
+// so that strings that fit one fit the other; it must also hold a
+// JsonRpcClassification (see jre_classify).
+const scratchWords = 128
 
 // classifyScratch is an aligned byte buffer for C.
 type classifyScratch [scratchWords]uint64
@@ -306,6 +323,10 @@ func init() {
 		panic("envelope: internal error: scratch buffer smaller than JsonRpcClassification")
 	}
 }
+
+// The Go buffer is not smaller than the shim's scratch (a build fails here
+// otherwise).
+var _ [unsafe.Sizeof(classifyScratch{}) - C.JRE_SCRATCH]struct{}
 
 // Classify returns what line is and what it carries (SPEC §2, §3). The line
 // is one line of traffic without its LF (surrounding JSON whitespace, such as

@@ -170,6 +170,47 @@ func TestLargeResults(t *testing.T) {
 	}
 }
 
+// TestScratchBoundary sweeps results whose texts take from a few bytes to
+// past the 1 KiB scratch that Classify's shim gives jsonrpc_classify_into
+// (where the library allocates instead, and the shim takes its second,
+// copying call): every field must come out the same on both sides of it,
+// and as the Reader (jsonrpc_classify_lines) and InvalidReply give it.
+func TestScratchBoundary(t *testing.T) {
+	var data []byte
+	for n := 1; n <= 1100; n++ {
+		id := `"` + strings.Repeat("i", n) + `"`
+		method := strings.Repeat("m", 500)
+		lines := []string{
+			// The id, the reason and two replies that echo the id: past
+			// 1 KiB from n = 240 or so on.
+			`{"jsonrpc":"2.0","id":` + id + `,"method":7}`,
+			// The id and the method: past 1 KiB from n = 520 or so on.
+			`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"}`,
+		}
+		for i, line := range lines {
+			c := Classify([]byte(line))
+			switch {
+			case string(c.ID) != id || !bytes.Equal(c.ID, c.IDSpan.In([]byte(line))):
+				t.Fatalf("n=%d line %d: id of %d bytes, want %d", n, i, len(c.ID), len(id))
+			case i == 0 && (c.Kind != KindInvalidRequest || c.HasMethod || c.Reason == "" ||
+				!bytes.Contains(c.Reply(RoleServer), []byte(id)) || !bytes.Contains(c.Reply(RoleClient), []byte(id))):
+				t.Fatalf("n=%d: %s", n, describe(&c))
+			case i == 1 && (c.Kind != KindRequest || !c.HasMethod || c.Method != method || c.Reason != "" ||
+				c.Reply(RoleServer) != nil):
+				t.Fatalf("n=%d: %.200s", n, describe(&c))
+			}
+			for _, role := range []Role{RoleServer, RoleClient} {
+				if reply, _ := InvalidReply([]byte(line), role); !bytes.Equal(reply, c.Reply(role)) {
+					t.Fatalf("n=%d line %d: InvalidReply(%v) differs from the classification's", n, i, role)
+				}
+			}
+			data = append(append(data, line...), '\n')
+		}
+	}
+	got, _ := readAll(t, bytes.NewReader(data))
+	sameEvents(t, "scratch boundary", got, expected(data, DefaultMaxLine))
+}
+
 // TestInputNotKept checks that results do not alias the input: changing the
 // line after the call changes nothing in the classification.
 func TestInputNotKept(t *testing.T) {

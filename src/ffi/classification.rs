@@ -327,8 +327,8 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
 /// NULL is ignored.
 ///
 /// # Safety
-/// `classification` is NULL or points to a result of `jsonrpc_classify`
-/// (or a zeroed one) that no other thread is using.
+/// `classification` is NULL or points to a result of `jsonrpc_classify` or
+/// `jsonrpc_classify_into` (or a zeroed one) that no other thread is using.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_classification_free(classification: *mut JsonRpcClassification) {
     guard(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import ctypes
 import pickle
 from typing import Any
 
@@ -248,3 +249,114 @@ def test_the_readme_example(subprocess_env: Any) -> None:
         je.invalid_reply(b"[1]"),
     ]
     assert result.stderr.decode() == 'not answered: response {"jsonrpc":"2.0","id":7,"result":{}}\n'
+
+
+# ---- classify() through jsonrpc_classify_into ----------------------------
+
+
+def reference(line: bytes) -> Any:
+    """The classification through jsonrpc_classify (an allocation per call),
+    to compare classify()'s one-crossing path with."""
+    from jsonrpc_envelope import _api, _ffi
+
+    result = _ffi.lib.jsonrpc_classify(line, len(line))
+    try:
+        return _api._from_rec(bytes(result), line, None).to_dict()
+    finally:
+        _ffi.lib.jsonrpc_classification_free(result)
+
+
+# Lines whose strings (id, method, reason, replies) fit the 1 KiB scratch,
+# and lines whose strings do not, which then get the library's allocation.
+BIG_ID = '"' + "i" * 700 + '"'
+SCRATCH_LINES = [
+    REQUEST,
+    b'{"jsonrpc":"2.0","id":1,"method":"a\\u0062"}',
+    b'{"jsonrpc":"2.0","id":{"a":1},"method":3}',
+    b"[1,2]",
+    b'{"jsonrpc":"2.0","id":',
+    b"",
+    ('{"jsonrpc":"2.0","id":%s,"method":"m"}' % BIG_ID).encode(),  # one long string: fits
+    ('{"jsonrpc":"2.0","id":%s,"method":3}' % BIG_ID).encode(),  # id and two replies: 2 KiB+
+    ('{"jsonrpc":"2.0","id":1,"method":"%s"}' % ("\\u0061" * 2000)).encode(),  # a 2000-byte method
+    ('{"jsonrpc":"2.0","id":1,"method":"%s"}' % ("m" * 3000)).encode(),
+    ('{"jsonrpc":"2.0","id":' + "1" * 5000 + "}").encode(),
+]
+
+
+@pytest.mark.parametrize("line", SCRATCH_LINES, ids=range(len(SCRATCH_LINES)))
+def test_classify_into_agrees_with_classify(line: bytes) -> None:
+    assert je.classify(line).to_dict() == reference(line)
+
+
+def test_results_own_their_strings_after_the_scratch_is_reused() -> None:
+    first = je.classify(SCRATCH_LINES[2])  # reason and replies, from the scratch
+    expected = reference(SCRATCH_LINES[2])
+    for line in SCRATCH_LINES * 3:
+        je.classify(line)
+    assert first.to_dict() == expected
+
+
+def test_the_scratch_overflows_into_an_allocation_that_is_freed() -> None:
+    """A result whose strings do not fit the scratch owns storage; classify
+    frees it, and leaves no slot holding anything to free."""
+    from jsonrpc_envelope import _api, _ffi
+
+    out = _ffi.JsonRpcClassification()
+    line = SCRATCH_LINES[7]
+    scratch = (ctypes.c_ubyte * _api.SCRATCH_SIZE)()
+    status = _ffi.lib.jsonrpc_classify_into(line, len(line), out, ctypes.addressof(scratch), len(scratch))
+    assert status == 0 and out.storage, "the line's strings were meant not to fit 1 KiB"
+    _ffi.lib.jsonrpc_classification_free(out)
+    status = _ffi.lib.jsonrpc_classify_into(REQUEST, len(REQUEST), out, ctypes.addressof(scratch), len(scratch))
+    assert status == 0 and not out.storage and out.id.ptr == ctypes.addressof(scratch)
+    je.classify(line)
+    assert _api._free_slots and not any(slot[0].storage for slot in _api._free_slots)
+
+
+def test_a_call_interrupting_another_on_the_same_thread_gets_its_own_slot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A signal handler or a finalizer may classify between the library's
+    answer and its copy, on the same thread: it must not write over the
+    slot in use."""
+    from jsonrpc_envelope import _api
+
+    real = _api._classify_into
+    inner: list = []
+
+    def interrupted(*args: Any) -> Any:
+        status = real(*args)
+        if not inner:
+            inner.append(None)
+            inner[0] = je.classify(SCRATCH_LINES[7])  # strings everywhere
+        return status
+
+    monkeypatch.setattr(_api, "_classify_into", interrupted)
+    outer = je.classify(SCRATCH_LINES[1])
+    monkeypatch.undo()
+    assert outer.to_dict() == reference(SCRATCH_LINES[1])
+    assert inner[0].to_dict() == reference(SCRATCH_LINES[7])
+    assert len(_api._free_slots) >= 2  # both slots are kept
+
+
+def test_the_classify_into_arguments_are_the_declared_types() -> None:
+    """classify() calls jsonrpc_classify_into through a function object
+    without argtypes (_ffi.classify_into): its arguments must be exactly
+    the ctypes types the declaration (checked against the header) says."""
+    from jsonrpc_envelope import _api, _ffi
+
+    restype, argtypes = _ffi.SIGNATURES["jsonrpc_classify_into"]
+    assert _ffi.classify_into.restype is restype and _ffi.classify_into.argtypes is None
+    out, out_ref, scratch, view, base = _api._new_slot()
+    assert argtypes[0] is ctypes.c_char_p  # given `bytes`, passed as is
+    # The sizes are what the declared type's own conversion makes of them.
+    assert argtypes[1] is argtypes[4] is ctypes.c_size_t
+    for n in (0, 1, 180, _api._LENGTHS_CACHED - 1, _api._LENGTHS_CACHED, 1 << 40):
+        assert repr(_api._length(n)) == repr(ctypes.c_size_t.from_param(n))
+    assert repr(_api._SCRATCH_LEN) == repr(ctypes.c_size_t.from_param(_api.SCRATCH_SIZE))
+    assert _api.SCRATCH_SIZE == len(view) == 1024
+    for argtype, arg in zip(argtypes[2:4], (out_ref, scratch)):
+        assert argtype.from_param(arg) is arg  # a pointer, taken as it is
+    assert ctypes.cast(scratch, ctypes.c_void_p).value == base
+    assert type(out) is _ffi.JsonRpcClassification and out_ref._obj is out

@@ -63,7 +63,9 @@ def rss_kib() -> int:
 
 
 # Lines of each sort: with no owned string, with a reason and replies, with
-# an escaped method (a string copied from the library), broken.
+# an escaped method (a string copied from the library), broken, and one
+# whose id and replies overflow classify()'s 1 KiB scratch (an allocation
+# that classify frees).
 MIXED = [
     b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}',
     b'{"jsonrpc":"2.0","id":1,"method":"a\\u0062"}',
@@ -71,6 +73,7 @@ MIXED = [
     b"[1,2]",
     b'{"jsonrpc":"2.0","id":',
     b'{"jsonrpc":"2.0","id":"r","result":{}}',
+    b'{"jsonrpc":"2.0","id":"' + b"i" * 600 + b'","method":false}',
 ]
 
 

@@ -7,15 +7,22 @@ objects, and frees every owned result exactly once, in a ``finally``.
 
 Speed notes, since a host reads pipes through this:
 
+* ``classify`` makes one call into the library, ``jsonrpc_classify_into``,
+  with a result structure and a 1 KiB scratch buffer that are reused (a
+  slot per call in progress, see ``_free_slots``): the library then
+  allocates nothing unless a line's strings outgrow the scratch, and only
+  then is the result freed. The call goes through a function object whose
+  arguments are ready-made ctypes argument objects (``_ffi.classify_into``,
+  ``_length``), which spares a conversion and an allocation per argument.
 * A classification is copied out of the library as one ``bytes`` image of
   its C structure (``rec``); fields are decoded from it only when asked for.
 * The id text is sliced from the line (the header: "exactly the line's bytes
   at ``id_span``"). The method is sliced from the line too when the library's
-  decoded method is as long as the raw string without its quotes: every JSON
-  escape is longer than what it decodes to, so equal lengths mean no escape,
-  and then the decoded text is the raw text. Otherwise, and for every reason
-  and reply text, the library's own string is copied before the result is
-  freed.
+  decoded method is as long as the raw string without its quotes (the
+  header: ``method.len + 2 == method_span.len`` exactly when the method has
+  no escape, and then its bytes are the line's bytes inside the quotes).
+  Otherwise, and for every reason and reply text, the library's own string
+  is copied before the result is freed or its scratch reused.
 * ``read_messages`` copies the whole items array of ``jsonrpc_classify_lines``
   with one ``ctypes.string_at`` and reads its columns through strided
   ``memoryview`` casts, so that per line Python makes only the line's bytes,
@@ -31,6 +38,7 @@ import struct
 from ctypes import sizeof, string_at
 from enum import Enum
 from itertools import repeat
+from operator import itemgetter
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -50,6 +58,7 @@ from ._ffi import (
     JsonRpcLineState,
     JsonRpcSpan,
     JsonRpcStr,
+    classify_into,
     lib,
 )
 
@@ -73,6 +82,10 @@ DEFAULT_MAX_LINE = 16 * 1024 * 1024
 
 #: How much ``read_messages`` asks its stream for at a time.
 DEFAULT_CHUNK_SIZE = 64 * 1024
+
+#: The scratch buffer of ``classify``, per call: the header says 1 KiB
+#: holds the strings of almost every line; longer ones get an allocation.
+SCRATCH_SIZE = 1024
 
 
 class EnvelopeError(RuntimeError):
@@ -194,6 +207,18 @@ _PICK, _PICK_AT = _picker(
     "method_span.len",
     codes="I" + _WORD_CODE * 6,
 )
+# The same, and the storage of a jsonrpc_classify_into result.
+_PICK_OUT, _ = _picker(
+    "kind",
+    "method.ptr",
+    "method.len",
+    "reason.ptr",
+    "reply_server.ptr",
+    "reply_client.ptr",
+    "method_span.len",
+    "storage",
+    codes="I" + _WORD_CODE * 7,
+)
 # The four strings that are copied from the library when needed.
 _STRS, _STRS_AT = _picker(
     "method.ptr",
@@ -222,7 +247,19 @@ _NAMES_NO_REQUEST_AT = _offset("names_no_request")
 _SPAN_NAMES = ("id", "method", "params", "result", "error")
 assert sizeof(JsonRpcStr) == 2 * _WORD and sizeof(JsonRpcSpan) == 2 * _WORD
 
-_classify = lib.jsonrpc_classify
+# The reusable results and scratch buffers of classify() (see _new_slot)
+# that no call is using. A call takes one for itself and gives it back:
+# list.pop and list.append are atomic, so threads inside
+# jsonrpc_classify_into at once (ctypes releases the GIL) never share a
+# slot, nor does a call that interrupts another on its own thread (a signal
+# handler, a finalizer). There are as many slots as calls ever ran at once.
+# (Slots per thread, in a threading.local, would be as safe, but its lookup
+# costs about 60 ns more per call, some 5% of classify.)
+_free_slots: List[Tuple[Any, ...]] = []
+_take_slot = _free_slots.pop
+_give_slot = _free_slots.append
+
+_classify_into = classify_into
 _classification_free = lib.jsonrpc_classification_free
 _classify_lines = lib.jsonrpc_classify_lines
 _lines_free = lib.jsonrpc_lines_free
@@ -309,17 +346,31 @@ class Classification(tuple):  # type: ignore[type-arg]
 
         def __new__(cls, *args: Any) -> "Classification": ...
 
-    @property
-    def kind(self) -> Kind:
-        """The line's kind."""
-        kind: Kind = self[0]
-        return kind
+    if TYPE_CHECKING:  # pragma: no cover
 
-    @property
-    def line(self) -> bytes:
-        """The line this classification is of (spans count from its first byte)."""
-        line: bytes = self[1]
-        return line
+        @property
+        def kind(self) -> Kind:
+            """The line's kind."""
+
+        @property
+        def line(self) -> bytes:
+            """The line this classification is of (spans count from its first byte)."""
+
+        @property
+        def role(self) -> Optional[Role]:
+            """The role given to ``classify`` or ``read_messages``, if any."""
+
+    else:
+        # The most read fields, as C-level getters (no Python frame per read).
+        kind = property(itemgetter(0), doc="The line's kind.")
+        line = property(
+            itemgetter(1),
+            doc="The line this classification is of (spans count from its first byte).",
+        )
+        role = property(
+            itemgetter(4),
+            doc="The role given to ``classify`` or ``read_messages``, if any.",
+        )
 
     @property
     def id_kind(self) -> IdKind:
@@ -448,12 +499,6 @@ class Classification(tuple):  # type: ignore[type-arg]
         strings = self[3]
         return None if strings is None else strings[3]
 
-    @property
-    def role(self) -> Optional[Role]:
-        """The role given to ``classify`` or ``read_messages``, if any."""
-        role: Optional[Role] = self[4]
-        return role
-
     def reply(self, role: Union[Role, str, None] = None) -> Optional[str]:
         """The reply the endpoint in ``role`` owes for this line, or None.
 
@@ -533,6 +578,52 @@ def _from_rec(rec: bytes, line: bytes, role: Optional[Role]) -> Classification:
     return _new(Classification, (kind, line, rec, strings, role))
 
 
+def _new_slot() -> Tuple[Any, ...]:
+    """A result and a scratch buffer for one ``jsonrpc_classify_into`` call at
+    a time: (out, &out, &scratch), the first two of them as the call is given
+    them (see _ffi.classify_into), then the scratch's bytes as a memoryview
+    and its address, for reading strings back."""
+    out = JsonRpcClassification()
+    scratch = (ctypes.c_ubyte * SCRATCH_SIZE)()
+    return (
+        out,
+        ctypes.byref(out),
+        ctypes.byref(scratch),  # a uint8_t * to its first byte
+        memoryview(scratch).cast("B"),
+        ctypes.addressof(scratch),
+    )
+
+
+# Sizes as classify_into is given them: the argument objects that ctypes'
+# own conversion makes (c_size_t.from_param), which ctypes passes as they
+# are, with no conversion or allocation per call. They are immutable, so
+# one serves every thread; a line's length is looked up (made once per
+# length below _LENGTHS_CACHED, and per call above it).
+_SCRATCH_LEN = ctypes.c_size_t.from_param(SCRATCH_SIZE)
+_LENGTHS_CACHED = 16384
+_LENGTHS: List[Any] = [None] * _LENGTHS_CACHED
+
+
+def _length(n: int) -> Any:
+    """The argument object for a line of n bytes."""
+    arg = ctypes.c_size_t.from_param(n)
+    if n < _LENGTHS_CACHED:
+        _LENGTHS[n] = arg
+    return arg
+
+
+def _scratch_text(view: memoryview, base: int, ptr: int, length: int) -> Optional[str]:
+    """A string of a classify_into result (pointer, length) as str, or None:
+    read from the scratch buffer when it lies there (no ctypes call), else
+    from where it is (the result's storage, or a static text)."""
+    if not ptr:
+        return None
+    at = ptr - base
+    if 0 <= at and at + length <= len(view):
+        return str(view[at : at + length], "utf-8")
+    return string_at(ptr, length).decode("utf-8")
+
+
 def classify(
     line: Union[bytes, bytearray, memoryview, str], role: Union[Role, str, None] = None
 ) -> Classification:
@@ -546,20 +637,42 @@ def classify(
     data = line if type(line) is bytes else _as_bytes(line, "line")
     if role is not None:
         role = _role(role)
-    result = _classify(data, len(data))
+    # A slot of its own for this call (see _free_slots), given back after.
     try:
-        # _from_rec, inlined: this is the hot path of a host.
-        rec = bytes(result)
-        code, m_ptr, m_len, r_ptr, s_ptr, c_ptr, m_span = _PICK.unpack_from(rec, _PICK_AT)
+        slot = _take_slot()
+    except IndexError:
+        slot = _new_slot()
+    out, out_ref, scratch, view, base = slot
+    n = len(data)
+    length = (_LENGTHS[n] if n < _LENGTHS_CACHED else None) or _length(n)
+    storage = True  # until read: jsonrpc_classification_free is always correct
+    try:
+        # One crossing, and mostly no allocation: the result's strings are in
+        # the slot's scratch, or (when they did not fit) in its storage.
+        # What is needed is copied out before the slot is given back.
+        status = _classify_into(data, length, out_ref, scratch, _SCRATCH_LEN)
+        rec = bytes(out)
+        code, m_ptr, m_len, r_ptr, s_ptr, c_ptr, m_span, storage = (
+            _PICK_OUT.unpack_from(rec, _PICK_AT)
+        )
         strings = None
         if r_ptr or s_ptr or c_ptr or (m_ptr and m_len + 2 != m_span):
-            strings = _copy_strings(rec)
+            mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
+            strings = (
+                _scratch_text(view, base, mp, ml),
+                _scratch_text(view, base, rp, rl),
+                _scratch_text(view, base, sp, sl),
+                _scratch_text(view, base, cp, cl),
+            )
     finally:
-        _classification_free(result)
+        if storage:
+            _classification_free(out_ref)
+        _give_slot(slot)
     kind = _KIND_BY_CODE[code] if code < _KIND_CODES else None
-    if kind is None:
+    if kind is None or status != _STATUS_OK:
         raise EnvelopeError(
-            f"the library could not classify the line: {strings and strings[1] or 'no reason given'}"
+            f"the library could not classify the line (status {_STATUS_NAME.get(status, status)}):"
+            f" {strings and strings[1] or 'no reason given'}"
         )
     return _new(Classification, (kind, data, rec, strings, role))
 

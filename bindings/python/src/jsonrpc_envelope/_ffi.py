@@ -46,6 +46,7 @@ __all__ = [
     "STRUCTS",
     "SIGNATURES",
     "CONSTANTS",
+    "classify_into",
     "lib",
     "lib_path",
 ]
@@ -128,6 +129,9 @@ class JsonRpcLines(Structure):
         ("items", c_void_p),  # struct JsonRpcLine *: read whole with one string_at
         ("count", c_size_t),
         ("consumed", c_size_t),
+        # Private to the library: the one block holding every item's strings,
+        # which jsonrpc_lines_free frees. Never changed here.
+        ("storage", c_void_p),
     ]
 
 
@@ -170,6 +174,13 @@ STRUCTS: Dict[str, Any] = {
 #: owned string. `jsonrpc_version` returns a static string, not an owned one.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jsonrpc_classify": (JsonRpcClassification, [c_char_p, c_size_t]),
+    # (line, len, out, scratch, scratch_len) -> JsonRpcStatus. `scratch` is a
+    # `uint8_t *` the library writes into: an address or a byref of a ctypes
+    # buffer, never a Python bytes object.
+    "jsonrpc_classify_into": (
+        c_uint32,
+        [c_char_p, c_size_t, POINTER(JsonRpcClassification), c_void_p, c_size_t],
+    ),
     "jsonrpc_classification_free": (None, [POINTER(JsonRpcClassification)]),
     "jsonrpc_classify_lines": (
         JsonRpcLines,
@@ -278,3 +289,23 @@ def _load(path: str) -> ctypes.CDLL:
 
 lib_path: str = _find()
 lib: ctypes.CDLL = _load(lib_path)
+
+
+def _unchecked(name: str) -> Any:
+    """A second function object for ``name``, with its declared restype but
+    no argtypes, for a hot path that passes only ready-made arguments of the
+    declared C types: ``bytes`` for a ``const uint8_t *``, the objects that
+    ``c_size_t.from_param`` makes for a ``size_t``, ``byref`` objects for
+    pointers. ctypes passes those as they are, without a ``from_param`` call
+    and an allocation per argument (some 300 ns a call in all, on
+    bench/python_bench.py's lines). Never pass it a Python int: without
+    argtypes that would be a C int."""
+    function = lib[name]  # indexing makes a new object; lib.<name> keeps its argtypes
+    function.restype = SIGNATURES[name][0]
+    return function
+
+
+#: ``jsonrpc_classify_into`` for ``classify()``, which passes it a line
+#: (bytes), its length, and a reusable result and scratch buffer by
+#: reference; see ``_unchecked``.
+classify_into: Any = _unchecked("jsonrpc_classify_into")
