@@ -30,3 +30,14 @@ test-go: $(RELEASE_LIB)/libjsonrpc_envelope.so
 	cd $(GO_BINDING) && $(GO_ENV) $(GOLANG) test -race -count=1 ./...
 	cd $(GO_ECHO) && $(GO_ENV) $(GOLANG) test -race -count=1 ./...
 	cd $(GO_BINDING) && $(GO_ENV) $(GOLANG) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(GO_FUZZTIME) .
+
+# The Go binding's benchmarks (not a test): Classify and the Reader against
+# encoding/json unmarshalling into json.RawMessage fields, on the same lines;
+# part of `make bench`, which puts bench/out/go.txt in bench/RESULTS.md.
+BENCHES += bench-go
+.PHONY: bench-go
+
+bench-go: $(RELEASE_LIB)/libjsonrpc_envelope.so
+	mkdir -p bench/out
+	cd $(GO_BINDING) && $(GO_ENV) $(GOLANG) test -run '^$$' -bench . -benchmem -count=5 > $(CURDIR)/bench/out/go.txt
+	cat bench/out/go.txt
