@@ -7,7 +7,8 @@ import (
 
 // Kind is what a line is (SPEC §2). Every line gets exactly one kind, the
 // first that matches, in the order of the constants below. The values are
-// those of the C header's JsonRpcKind.
+// those of the C header's JsonRpcKind. Whether a line is answered, and with
+// what, is the library's word: ask Classification.Reply.
 type Kind uint32
 
 const (
@@ -18,24 +19,22 @@ const (
 	KindNone Kind = 0
 	// KindEmpty: the line holds nothing but JSON whitespace, or nothing.
 	KindEmpty Kind = 1
-	// KindParseError: not one JSON value in UTF-8. A server answers -32700.
+	// KindParseError: not one JSON value in UTF-8.
 	KindParseError Kind = 2
-	// KindBatch: the value is an array. A server answers -32600.
+	// KindBatch: the value is an array.
 	KindBatch Kind = 3
-	// KindNotObject: a number, a string, true, false or null. A server
-	// answers -32600.
+	// KindNotObject: a number, a string, true, false or null.
 	KindNotObject Kind = 4
 	// KindInvalidRequest: a method member that is not a string, or a method
-	// string beside an id that is an object, an array or a boolean. Both
-	// roles answer -32600.
+	// string beside an id that is an object, an array or a boolean.
 	KindInvalidRequest Kind = 5
 	// KindRequest: a method string and an id that is a string, a number or
-	// null. "id": null makes a request, answered with "id": null.
+	// null: "id": null makes a request, not a notification.
 	KindRequest Kind = 6
 	// KindNotification: a method string and no id member.
 	KindNotification Kind = 7
 	// KindResponse: an id and no method; or neither, with an error member
-	// and "jsonrpc": "2.0". Never answered.
+	// and a jsonrpc member of "2.0".
 	KindResponse Kind = 8
 	// KindNotJSONRPC: any other object, such as a peer's JSON log line.
 	KindNotJSONRPC Kind = 9

