@@ -188,23 +188,25 @@ impl Classification<'_> {
 
 /// Classifies one line (SPEC §2, §3).
 pub fn classify(line: &[u8]) -> Classification<'_> {
-    match scan::scan(line) {
+    let mut members = Members::default();
+    match scan::scan(line, &mut members) {
         Err(error) => Classification::parse_error(error),
         Ok(scanned) => match scanned.root {
             Root::Nothing => Classification::bare(Kind::Empty, None),
             Root::Array => Classification::bare(Kind::Batch, Some(ValueKind::Array)),
             Root::Scalar(value) => Classification::bare(Kind::NotObject, Some(value)),
-            Root::Object => object(scanned.text, &scanned.members),
+            Root::Object => object(scanned.text, &members, scanned.escapes),
         },
     }
 }
 
-fn object<'a>(line: &'a str, members: &Members) -> Classification<'a> {
+fn object<'a>(line: &'a str, members: &Members, escapes: bool) -> Classification<'a> {
     let string = |member: Option<Member>| member.filter(|m| m.kind == ValueKind::String);
 
     let id_kind = IdKind::of(members.id);
-    let method = string(members.method).map(|m| m.text(line));
-    let jsonrpc_2_0 = string(members.jsonrpc).is_some_and(|m| m.text(line) == "2.0");
+    let method = string(members.method).map(|m| m.text(line, escapes));
+    let jsonrpc_2_0 =
+        string(members.jsonrpc).is_some_and(|m| m.raw(line) == "\"2.0\"" || m.text(line, escapes) == "2.0");
     let has_result = members.result.is_some();
     let has_error = members.error.is_some();
 

@@ -1,7 +1,18 @@
+use super::nesting::Nesting;
 use super::*;
 
 fn root(line: &str) -> Root {
-    scan(line.as_bytes()).expect("valid").root
+    scan(line.as_bytes(), &mut Members::default()).expect("valid").root
+}
+
+fn members(line: &[u8]) -> Members {
+    let mut members = Members::default();
+    scan(line, &mut members).expect("valid");
+    members
+}
+
+fn error(line: &[u8]) -> ParseError {
+    scan(line, &mut Members::default()).expect_err("invalid")
 }
 
 #[test]
@@ -18,7 +29,7 @@ fn roots() {
 #[test]
 fn top_level_members_are_found_after_unescaping_and_the_last_one_wins() {
     let line = br#"{"id":1, "\u006dethod":"a", "method" : {"x":[1]}, "ID":2, "params":[]}"#;
-    let members = scan(line).unwrap().members;
+    let members = members(line);
     assert_eq!(members.id.unwrap().span.of(line), b"1");
     let method = members.method.unwrap();
     assert_eq!((method.kind, method.span.of(line)), (ValueKind::Object, &br#"{"x":[1]}"#[..]));
@@ -28,32 +39,32 @@ fn top_level_members_are_found_after_unescaping_and_the_last_one_wins() {
 
 #[test]
 fn nested_members_are_not_top_level() {
-    let members = scan(br#"{"params":{"id":1,"method":"x"}}"#).unwrap().members;
+    let members = members(br#"{"params":{"id":1,"method":"x"}}"#);
     assert!(members.id.is_none() && members.method.is_none());
 }
 
 #[test]
 fn numbers_follow_the_grammar() {
     for good in ["0", "-0", "1.5", "1e5", "1E+5", "1e-5", "123456789012345678901234567890"] {
-        assert!(scan(good.as_bytes()).is_ok(), "{good}");
+        assert!(scan(good.as_bytes(), &mut Members::default()).is_ok(), "{good}");
     }
     for bad in ["01", "-", "1.", ".5", "1e", "+1", "0x1", "1.e5", "NaN", "Infinity", "-Infinity"] {
-        assert!(scan(bad.as_bytes()).is_err(), "{bad}");
+        assert!(scan(bad.as_bytes(), &mut Members::default()).is_err(), "{bad}");
     }
 }
 
 #[test]
 fn errors_name_the_offending_byte() {
-    assert_eq!(scan(b"{\"a\":1,}"), Err(ParseError::Unexpected { at: 7, byte: b'}' }));
-    assert_eq!(scan(b"[1,]"), Err(ParseError::Unexpected { at: 3, byte: b']' }));
-    assert_eq!(scan(b"{\"a\" 1}"), Err(ParseError::Unexpected { at: 5, byte: b'1' }));
-    assert_eq!(scan(b"[1 2]"), Err(ParseError::Unexpected { at: 3, byte: b'2' }));
-    assert_eq!(scan(b"{} x"), Err(ParseError::Unexpected { at: 3, byte: b'x' }));
-    assert_eq!(scan(b"{\"a\":[1"), Err(ParseError::End(7)));
-    assert_eq!(scan(b"tru"), Err(ParseError::End(3)));
-    assert_eq!(scan(b"\xEF\xBB\xBF{}"), Err(ParseError::Unexpected { at: 0, byte: 0xEF }));
-    assert_eq!(scan(b"{}\xFF"), Err(ParseError::InvalidUtf8(2)));
-    assert_eq!(scan(b"/*c*/{}"), Err(ParseError::Unexpected { at: 0, byte: b'/' }));
+    assert_eq!(error(b"{\"a\":1,}"), ParseError::Unexpected { at: 7, byte: b'}' });
+    assert_eq!(error(b"[1,]"), ParseError::Unexpected { at: 3, byte: b']' });
+    assert_eq!(error(b"{\"a\" 1}"), ParseError::Unexpected { at: 5, byte: b'1' });
+    assert_eq!(error(b"[1 2]"), ParseError::Unexpected { at: 3, byte: b'2' });
+    assert_eq!(error(b"{} x"), ParseError::Unexpected { at: 3, byte: b'x' });
+    assert_eq!(error(b"{\"a\":[1"), ParseError::End(7));
+    assert_eq!(error(b"tru"), ParseError::End(3));
+    assert_eq!(error(b"\xEF\xBB\xBF{}"), ParseError::Unexpected { at: 0, byte: 0xEF });
+    assert_eq!(error(b"{}\xFF"), ParseError::InvalidUtf8(2));
+    assert_eq!(error(b"/*c*/{}"), ParseError::Unexpected { at: 0, byte: b'/' });
 }
 
 #[test]
@@ -76,7 +87,10 @@ fn a_million_levels_need_no_stack() {
     // A small stack proves that depth costs no stack.
     let scanned = std::thread::Builder::new()
         .stack_size(64 * 1024)
-        .spawn(move || scan(&line).map(|s| s.members.params.map(|p| p.kind)))
+        .spawn(move || {
+            let mut members = Members::default();
+            scan(&line, &mut members).map(|_| members.params.map(|p| p.kind))
+        })
         .unwrap()
         .join()
         .unwrap();
@@ -95,4 +109,230 @@ fn nesting_keeps_each_level_kind_past_the_inline_word() {
         nesting.pop();
     }
     assert!(nesting.is_empty());
+}
+
+/// Both scanners' readings of `line`: the structural one (with the
+/// byte-by-byte classes, and with AVX2 and AVX-512 where the CPU has them)
+/// must take exactly the lines the stepwise one finds valid, with the same
+/// members.
+fn assert_scanners_agree(line: &[u8]) {
+    if std::str::from_utf8(line).is_err() {
+        return;
+    }
+    let mut expected = Members::default();
+    let want = stepwise::scan(line, &mut expected).ok().map(|root| (root, expected));
+    let shown = || String::from_utf8_lossy(line).into_owned();
+    fn structural(line: &[u8], classes: impl blocks::Classify) -> Option<(Root, Members)> {
+        let mut members = Members::default();
+        structural::scan_with(line, classes, &mut members).map(|(root, _)| (root, members))
+    }
+    assert_eq!(structural(line, blocks::Bytewise), want, "bytewise: {}", shown());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if let Some(avx2) = blocks::Avx2::detect() {
+            assert_eq!(structural(line, avx2), want, "avx2: {}", shown());
+        }
+        if let Some(avx512) = blocks::Avx512::detect() {
+            assert_eq!(structural(line, avx512), want, "avx512: {}", shown());
+        }
+    }
+}
+
+fn vector_lines() -> Vec<Vec<u8>> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/envelope.jsonl");
+    let text = std::fs::read_to_string(path).expect("vectors");
+    text.lines()
+        .map(|record| serde_json::from_str::<serde_json::Value>(record).expect("vector"))
+        .filter_map(|record| record.get("line").and_then(|l| l.as_str()).map(|l| l.as_bytes().to_vec()))
+        .collect()
+}
+
+/// Shifts `line` by `by` bytes of leading whitespace, so that each of its
+/// bytes meets each position of a 64-byte block.
+fn shifted(line: &[u8], by: usize) -> Vec<u8> {
+    let mut out = vec![b' '; by];
+    out.extend_from_slice(line);
+    out
+}
+
+#[test]
+fn the_scanners_agree_on_every_vector_at_every_block_offset_and_on_every_prefix() {
+    for line in vector_lines() {
+        for by in 0..64 {
+            assert_scanners_agree(&shifted(&line, by));
+        }
+        for end in 0..=line.len() {
+            assert_scanners_agree(&line[..end]);
+        }
+    }
+}
+
+#[test]
+fn the_scanners_agree_on_json_test_suite() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/jsontestsuite/test_parsing");
+    for entry in std::fs::read_dir(dir).expect("JSONTestSuite") {
+        let bytes = std::fs::read(entry.expect("entry").path()).expect("file");
+        for by in [0, 1, 31, 63] {
+            assert_scanners_agree(&shifted(&bytes, by));
+        }
+    }
+}
+
+/// Strings, escapes and scalars that cross block boundaries, at every
+/// offset: runs of backslashes of every length, escaped quotes, `\u`
+/// escapes split anywhere, and bad ones.
+#[test]
+fn the_scanners_agree_across_block_boundaries() {
+    let mut pieces: Vec<String> = Vec::new();
+    for run in 0..6 {
+        let slashes = "\\".repeat(run);
+        pieces.push(format!(r#"{{"method":"a{slashes}","id":1}}"#));
+        pieces.push(format!(r#"{{"method":"a{slashes}"x","id":1}}"#));
+        pieces.push(format!(r#"["{slashes}\"", 1]"#));
+    }
+    for piece in [
+        r#"{"id":"\u00e9\u002F","method":"m\ud800"}"#,
+        r#"{"id":"\u00g9","method":"m"}"#,
+        r#"{"id":"\u00"}"#,
+        r#"{"method":"m","params":[1.5e+10,-0,true,false,null,{"a":[]}]}"#,
+        r#"{"method":"m","params":[1.5e+,-0]}"#,
+        r#"{"method":"m","params":[truex]}"#,
+        r#"{"method":"m","params":[1 2]}"#,
+        r#"{"method":"m","params":["a""b"]}"#,
+        r#"{"method":"m","params":["a"1]}"#,
+        r#"{"method" "m"}"#,
+        r#"{"method":"m",}"#,
+        r#"{"method":"m"}}"#,
+        r#"{"method":"m"} 1"#,
+        r#"{"method":"m" , "id" : 7 , "\u0069d" : "x" }"#,
+        "{\"method\":\"m\",\"params\":\"tab\there\"}",
+        "{\"method\":\"m\",\"params\":\"\x0c\"}",
+        "[\x0c]",
+        "[\x1a]",
+        "{\"a\":1\x0c}",
+        r#"{"method":"m"\}"#,
+        r#"\{"method":"m"}"#,
+        r#"[1\"a"]"#,
+        r#""\\""#,
+        r#""\\\""#,
+    ] {
+        pieces.push(piece.to_owned());
+    }
+    for piece in &pieces {
+        for by in 0..130 {
+            let line = shifted(piece.as_bytes(), by);
+            assert_scanners_agree(&line);
+            assert_scanners_agree(&line[..line.len() - 1]);
+        }
+    }
+}
+
+/// Lines mutated at random from the vectors: a byte replaced by one that
+/// matters to the grammar, inserted or removed.
+#[test]
+fn the_scanners_agree_on_mutated_lines() {
+    let specials = b"\"\\{}[]:, \t\r\n0123456789-+.eEtrufalsn\x00\x1f\x0c\x1au";
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    let lines = vector_lines();
+    for _ in 0..40_000 {
+        let mut line = shifted(&lines[next(lines.len())], next(64));
+        for _ in 0..1 + next(3) {
+            let at = next(line.len() + 1);
+            let byte = specials[next(specials.len())];
+            match next(3) {
+                0 if at < line.len() => line[at] = byte,
+                1 => line.insert(at, byte),
+                _ if at < line.len() => {
+                    line.remove(at);
+                }
+                _ => {}
+            }
+        }
+        assert_scanners_agree(&line);
+    }
+}
+
+/// The escaped-byte mask against a plain reading, across two blocks.
+#[test]
+fn escaped_bytes_follow_odd_runs_of_backslashes_across_blocks() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..20_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        // Dense runs: bits set with probability about 3/4.
+        let first = state | state.rotate_left(17);
+        let second = state.rotate_left(29) | state.rotate_left(3);
+        let mut strings = token_starts::TokenStarts::default();
+        let got = [strings.escaped_bytes(first), strings.escaped_bytes(second)];
+        let mut want = [0u64; 2];
+        let mut escaped = false;
+        for (block, backslash) in [first, second].into_iter().enumerate() {
+            for i in 0..64 {
+                if escaped {
+                    want[block] |= 1 << i;
+                    escaped = false;
+                } else {
+                    escaped = backslash >> i & 1 == 1;
+                }
+            }
+        }
+        assert_eq!(got, want, "{first:064b} {second:064b}");
+    }
+}
+
+#[test]
+fn member_names_match_exactly_and_after_decoding() {
+    let ours = [
+        ("id", Name::Id),
+        ("method", Name::Method),
+        ("params", Name::Params),
+        ("result", Name::Result),
+        ("error", Name::Error),
+        ("jsonrpc", Name::Jsonrpc),
+        (r"\u0069d", Name::Id),
+        (r"m\u0065thod", Name::Method),
+        (r"jsonrp\u0063", Name::Jsonrpc),
+    ];
+    for (raw, name) in ours {
+        assert_eq!(Name::of_raw(raw.as_bytes(), true), Some(name), "{raw}");
+    }
+    for raw in [
+        "",
+        "i",
+        "d",
+        "di",
+        "ID",
+        "Id",
+        "iD",
+        "ids",
+        "xid",
+        "erro",
+        "errors",
+        "Error",
+        "metho",
+        "methods",
+        "Method",
+        "param",
+        "paramz",
+        "Params",
+        "resul",
+        "resulT",
+        "jsonrp",
+        "jsonrpC",
+        "jsonrpc2",
+        "jsonrpc\0",
+        "method\0",
+    ] {
+        assert_eq!(Name::of_raw(raw.as_bytes(), true), None, "{raw:?}");
+    }
+    // Without the hint that escapes may be present, a raw name is compared
+    // as it stands.
+    assert_eq!(Name::of_raw(br"\u0069d", false), None);
 }

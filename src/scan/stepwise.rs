@@ -1,0 +1,212 @@
+//! The stepwise scanner: one token at a time, byte by byte between strings.
+//! It is the portable path (CPUs without the structural scanner's
+//! instructions), and the one that explains a fault: the structural scanner
+//! only says that a line is invalid, and this one then names the byte.
+
+use super::nesting::Nesting;
+use super::tokens::{literal_end, number_end, unexpected};
+use super::{Member, Members, Name, ParseError, Root, Span, ValueKind, string_end};
+
+/// Scans `line`, already known to be UTF-8, recording its top-level members
+/// in `members`; returns what the whole line holds.
+pub(super) fn scan(line: &[u8], members: &mut Members) -> Result<Root, ParseError> {
+    let mut scanner = Scanner { bytes: line, pos: 0, nesting: Nesting::default() };
+    scanner.skip_whitespace();
+    let root = match scanner.peek() {
+        None => Root::Nothing,
+        Some(b'{') => {
+            scanner.top_object(members)?;
+            Root::Object
+        }
+        Some(_) => match scanner.value()? {
+            ValueKind::Array => Root::Array,
+            scalar => Root::Scalar(scalar),
+        },
+    };
+    scanner.skip_whitespace();
+    if scanner.pos != line.len() {
+        return Err(scanner.unexpected());
+    }
+    Ok(root)
+}
+
+fn is_whitespace(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    nesting: Nesting,
+}
+
+/// What may come next inside a container.
+#[derive(Clone, Copy)]
+enum Expect {
+    FirstMemberOrClose,
+    Member,
+    FirstElementOrClose,
+    Value,
+    CommaOrClose,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while self.peek().is_some_and(is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    /// The error for the byte at `pos`, which is not what the grammar allows.
+    fn unexpected(&self) -> ParseError {
+        unexpected(self.bytes, self.pos)
+    }
+
+    fn expect(&mut self, want: u8) -> Result<(), ParseError> {
+        if self.peek() == Some(want) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.unexpected())
+        }
+    }
+
+    /// The top-level object, recording the members the rules read.
+    fn top_object(&mut self, members: &mut Members) -> Result<(), ParseError> {
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_whitespace();
+            if self.peek() != Some(b'"') {
+                return Err(self.unexpected());
+            }
+            let name_start = self.pos + 1;
+            self.string()?;
+            let name = Name::of_raw(&self.bytes[name_start..self.pos - 1], true);
+            self.skip_whitespace();
+            self.expect(b':')?;
+            self.skip_whitespace();
+            let value_start = self.pos;
+            let kind = self.value()?;
+            if let Some(name) = name {
+                let span = Span { offset: value_start, len: self.pos - value_start };
+                members.set(name, Member { span, kind });
+            }
+            self.skip_whitespace();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    /// Any value; nested containers are validated without recursion.
+    fn value(&mut self) -> Result<ValueKind, ParseError> {
+        match self.peek() {
+            Some(b'{') => self.container().map(|()| ValueKind::Object),
+            Some(b'[') => self.container().map(|()| ValueKind::Array),
+            Some(b'"') => self.string().map(|()| ValueKind::String),
+            _ => self.scalar(),
+        }
+    }
+
+    /// A number, `true`, `false` or `null`.
+    fn scalar(&mut self) -> Result<ValueKind, ParseError> {
+        let (end, kind) = match self.peek() {
+            Some(b'-' | b'0'..=b'9') => (number_end(self.bytes, self.pos)?, ValueKind::Number),
+            Some(b't') => (literal_end(self.bytes, self.pos, b"true")?, ValueKind::Boolean),
+            Some(b'f') => (literal_end(self.bytes, self.pos, b"false")?, ValueKind::Boolean),
+            Some(b'n') => (literal_end(self.bytes, self.pos, b"null")?, ValueKind::Null),
+            _ => return Err(self.unexpected()),
+        };
+        self.pos = end;
+        Ok(kind)
+    }
+
+    /// A string, from its opening quote to just past its closing one.
+    fn string(&mut self) -> Result<(), ParseError> {
+        let (end, _) = string_end(self.bytes, self.pos + 1)?;
+        self.pos = end;
+        Ok(())
+    }
+
+    /// An object or array and everything inside it, at any depth. The open
+    /// containers live in `self.nesting`, one bit each.
+    fn container(&mut self) -> Result<(), ParseError> {
+        self.nesting.clear();
+        let mut expect = self.open(self.peek() == Some(b'{'));
+        loop {
+            self.skip_whitespace();
+            let Some(byte) = self.peek() else {
+                return Err(self.unexpected());
+            };
+            expect = match (expect, byte) {
+                (Expect::FirstMemberOrClose, b'}') | (Expect::FirstElementOrClose, b']') => match self.close() {
+                    Some(next) => next,
+                    None => return Ok(()),
+                },
+                (Expect::FirstMemberOrClose | Expect::Member, b'"') => {
+                    self.string()?;
+                    self.skip_whitespace();
+                    self.expect(b':')?;
+                    Expect::Value
+                }
+                (Expect::FirstMemberOrClose | Expect::Member, _) => return Err(self.unexpected()),
+                (Expect::FirstElementOrClose | Expect::Value, b'{' | b'[') => self.open(byte == b'{'),
+                (Expect::FirstElementOrClose | Expect::Value, b'"') => {
+                    self.string()?;
+                    Expect::CommaOrClose
+                }
+                (Expect::FirstElementOrClose | Expect::Value, _) => {
+                    self.scalar()?;
+                    Expect::CommaOrClose
+                }
+                (Expect::CommaOrClose, _) => {
+                    let in_object = self.nesting.in_object();
+                    match (byte, in_object) {
+                        (b',', true) => {
+                            self.pos += 1;
+                            Expect::Member
+                        }
+                        (b',', false) => {
+                            self.pos += 1;
+                            Expect::Value
+                        }
+                        (b'}', true) | (b']', false) => match self.close() {
+                            Some(next) => next,
+                            None => return Ok(()),
+                        },
+                        _ => return Err(self.unexpected()),
+                    }
+                }
+            };
+        }
+    }
+
+    /// Enters the object or array whose opening byte is at `pos`.
+    fn open(&mut self, object: bool) -> Expect {
+        self.nesting.push(object);
+        self.pos += 1;
+        if object { Expect::FirstMemberOrClose } else { Expect::FirstElementOrClose }
+    }
+
+    /// Leaves the container whose closing byte is at `pos`; `None` once the
+    /// outermost one is closed.
+    fn close(&mut self) -> Option<Expect> {
+        self.pos += 1;
+        self.nesting.pop();
+        (!self.nesting.is_empty()).then_some(Expect::CommaOrClose)
+    }
+}

@@ -1,0 +1,271 @@
+//! The structural scanner, the fast path for valid lines: the grammar runs
+//! over token starts only (`token_starts.rs`), never over the bytes between
+//! them. Runs of members or elements whose values are scalars or strings
+//! are read in a loop of their own; only a container that opens or closes
+//! changes the state (as in simdjson's stage 2), and the open containers
+//! live in a bit stack, not in calls.
+//!
+//! It answers only "valid, with these members", or "not taken": for an
+//! invalid line the stepwise scanner runs and names the fault. So it must
+//! never take an invalid line, and must find exactly the members the
+//! stepwise scanner finds; the tests hold both against each other.
+
+use super::blocks::Classify;
+use super::nesting::Nesting;
+use super::token_starts::{Batch, TokenStarts};
+use super::tokens::{literal_end, number_end};
+use super::{Member, Members, Name, Root, Span, ValueKind};
+
+/// When `line` (known to be UTF-8) is one valid JSON text: what it holds,
+/// and whether it has a backslash; its top-level members go to `members`.
+/// `None` when it is not, or when this CPU has no vector path (`members`
+/// may then hold anything).
+#[inline]
+pub(super) fn scan(line: &[u8], members: &mut Members) -> Option<(Root, bool)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use super::blocks::{Avx2, Avx512};
+        if let Some(avx512) = Avx512::detect() {
+            return scan_with(line, avx512, members);
+        }
+        if let Some(avx2) = Avx2::detect() {
+            return scan_with(line, avx2, members);
+        }
+    }
+    None
+}
+
+/// The whole scan, with `classes` computing the byte classes of a block.
+pub(super) fn scan_with<C: Classify>(line: &[u8], classes: C, members: &mut Members) -> Option<(Root, bool)> {
+    let mut tokens =
+        Tokens { line, classes, starts: TokenStarts::default(), batch: Batch::default(), taken: 0, base: 0, bits: 0 };
+    let root = match tokens.next() {
+        None => Root::Nothing,
+        Some((_, b'{')) => {
+            top_object(&mut tokens, members)?;
+            Root::Object
+        }
+        Some((_, b'[')) => {
+            container(&mut tokens, false)?;
+            Root::Array
+        }
+        Some((pos, byte)) => {
+            scalar(line, pos, byte)?;
+            Root::Scalar(kind_at(byte))
+        }
+    };
+    if tokens.next().is_some() || !tokens.starts.ended_cleanly() {
+        return None;
+    }
+    Some((root, tokens.starts.seen_backslash))
+}
+
+/// The token starts of a line, in order.
+struct Tokens<'a, C> {
+    line: &'a [u8],
+    classes: C,
+    starts: TokenStarts,
+    /// The blocks classified last, and how many of them were taken.
+    batch: Batch,
+    taken: usize,
+    /// Where the block of `bits` starts.
+    base: usize,
+    /// The starts in that block not yet taken.
+    bits: u64,
+}
+
+impl<C: Classify> Tokens<'_, C> {
+    /// The next token's position and first byte; `None` at the end of the
+    /// line or at a fault.
+    #[inline(always)]
+    fn next(&mut self) -> Option<(usize, u8)> {
+        if self.bits == 0 {
+            if self.taken == self.batch.len {
+                self.classes.next_batch(&mut self.starts, self.line, &mut self.batch);
+                self.taken = 0;
+                if self.batch.len == 0 {
+                    return None;
+                }
+            }
+            self.base = self.batch.bases[self.taken];
+            self.bits = self.batch.starts[self.taken];
+            self.taken += 1;
+        }
+        let pos = self.base + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some((pos, *self.line.get(pos)?))
+    }
+
+    /// The next token, which must be `byte`.
+    #[inline(always)]
+    fn expect(&mut self, byte: u8) -> Option<usize> {
+        self.next().filter(|&(_, b)| b == byte).map(|(pos, _)| pos)
+    }
+}
+
+/// The root object, just past its `{`, recording the members the rules
+/// read.
+fn top_object<C: Classify>(tokens: &mut Tokens<'_, C>, members: &mut Members) -> Option<()> {
+    let line = tokens.line;
+    let (mut name, byte) = tokens.next()?;
+    if byte == b'}' {
+        return Some(());
+    }
+    if byte != b'"' {
+        return None;
+    }
+    loop {
+        let colon = tokens.expect(b':')?;
+        // Only whitespace stands between a string's closing quote and the
+        // next token.
+        let raw_name = line.get(name + 1..trim_end(line, colon).saturating_sub(1))?;
+        let ours = Name::of_raw(raw_name, tokens.starts.seen_backslash);
+        let (start, first) = tokens.next()?;
+        match first {
+            b'{' | b'[' => container(tokens, first == b'{')?,
+            _ => scalar(line, start, first)?,
+        }
+        let (after, byte) = tokens.next()?;
+        if let Some(ours) = ours {
+            let span = Span { offset: start, len: trim_end(line, after).saturating_sub(start) };
+            members.set(ours, Member { span, kind: kind_at(first) });
+        }
+        match byte {
+            b',' => name = tokens.expect(b'"')?,
+            b'}' => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
+/// Where the grammar is in the innermost open container.
+#[derive(Clone, Copy)]
+enum State {
+    /// Just past its opening bracket.
+    Opened,
+    /// Just past a value in it.
+    AfterValue,
+}
+
+/// An object or array, just past its opening bracket, with everything
+/// inside it, at any depth.
+fn container<C: Classify>(tokens: &mut Tokens<'_, C>, object: bool) -> Option<()> {
+    let mut nesting = Nesting::default();
+    nesting.push(object);
+    let mut state = State::Opened;
+    loop {
+        let (pos, byte) = tokens.next()?;
+        let in_object = nesting.in_object();
+        let first = match (state, byte) {
+            (State::Opened, b'}') if in_object => None,
+            (State::Opened, b']') if !in_object => None,
+            (State::Opened, _) => Some((pos, byte)),
+            (State::AfterValue, b',') => Some(tokens.next()?),
+            (State::AfterValue, b'}') if in_object => None,
+            (State::AfterValue, b']') if !in_object => None,
+            (State::AfterValue, _) => return None,
+        };
+        let opened = match first {
+            None => None,
+            Some(first) if in_object => members(tokens, first)?,
+            Some(first) => elements(tokens, first)?,
+        };
+        match opened {
+            Some(object) => {
+                nesting.push(object);
+                state = State::Opened;
+            }
+            None => {
+                nesting.pop();
+                if nesting.is_empty() {
+                    return Some(());
+                }
+                state = State::AfterValue;
+            }
+        }
+    }
+}
+
+/// The members of an object from the first one, at `first`: until one's
+/// value opens a container (`Some(object)`: whether it is an object) or the
+/// object closes (`None`).
+#[inline(always)]
+fn members<C: Classify>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Option<Option<bool>> {
+    let line = tokens.line;
+    let mut name = first;
+    loop {
+        if name.1 != b'"' {
+            return None;
+        }
+        tokens.expect(b':')?;
+        match tokens.next()? {
+            (_, b'{') => return Some(Some(true)),
+            (_, b'[') => return Some(Some(false)),
+            (pos, byte) => scalar(line, pos, byte)?,
+        }
+        match tokens.next()? {
+            (_, b',') => name = tokens.next()?,
+            (_, b'}') => return Some(None),
+            _ => return None,
+        }
+    }
+}
+
+/// The elements of an array from the first one, at `first`: as `members`.
+#[inline(always)]
+fn elements<C: Classify>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Option<Option<bool>> {
+    let line = tokens.line;
+    let mut element = first;
+    loop {
+        match element {
+            (_, b'{') => return Some(Some(true)),
+            (_, b'[') => return Some(Some(false)),
+            (pos, byte) => scalar(line, pos, byte)?,
+        }
+        match tokens.next()? {
+            (_, b',') => element = tokens.next()?,
+            (_, b']') => return Some(None),
+            _ => return None,
+        }
+    }
+}
+
+/// A string, number, `true`, `false` or `null` that starts at `pos` with
+/// `byte`. A string's contents were checked with its blocks' bits, and its
+/// end is where the next token starts.
+#[inline(always)]
+fn scalar(line: &[u8], pos: usize, byte: u8) -> Option<()> {
+    let end = match byte {
+        b'"' => return Some(()),
+        b't' => literal_end(line, pos, b"true").ok()?,
+        b'f' => literal_end(line, pos, b"false").ok()?,
+        b'n' => literal_end(line, pos, b"null").ok()?,
+        _ => number_end(line, pos).ok()?,
+    };
+    // The scalar's bytes run on to the next whitespace or operator; its
+    // grammar must have used all of them.
+    match line.get(end) {
+        Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':' | b'{' | b'[') | None => Some(()),
+        Some(_) => None,
+    }
+}
+
+/// The kind of the value whose first byte is `byte`.
+fn kind_at(byte: u8) -> ValueKind {
+    match byte {
+        b'{' => ValueKind::Object,
+        b'[' => ValueKind::Array,
+        b'"' => ValueKind::String,
+        b't' | b'f' => ValueKind::Boolean,
+        b'n' => ValueKind::Null,
+        _ => ValueKind::Number,
+    }
+}
+
+/// The end of `line[..end]` without its trailing whitespace.
+fn trim_end(line: &[u8], mut end: usize) -> usize {
+    while end > 0 && matches!(line[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        end -= 1;
+    }
+    end
+}
