@@ -5,7 +5,8 @@
 //! The layers, each a module: [`scan`] validates a line and finds its
 //! top-level members; [`rules`] decides its kind and what it carries;
 //! [`reply`] and [`log_text`] write the texts; [`lines`] splits a stream.
-//! All of them are safe Rust; only [`ffi`] holds `unsafe` code.
+//! All of them are safe Rust, but for [`ffi`] and the scanner's vector
+//! code (`scan/blocks.rs`, `scan/simd.rs`, `scan/utf8.rs`).
 
 #![deny(unsafe_code)]
 

@@ -45,18 +45,29 @@ const INVALID_REQUEST: i32 = -32600;
 
 impl Classification<'_> {
     /// The reply the endpoint in `role` owes for this line, or `None`.
+    #[inline]
     pub fn reply(&self, role: Role) -> Option<String> {
+        // Most lines owe nothing: that answer inlines, the texts do not.
         match (self.kind, role) {
-            (Kind::InvalidRequest, _) => {
+            (Kind::InvalidRequest, _) | (Kind::ParseError | Kind::Batch | Kind::NotObject, Role::Server) => {
+                self.reply_text()
+            }
+            _ => None,
+        }
+    }
+
+    fn reply_text(&self) -> Option<String> {
+        match self.kind {
+            Kind::InvalidRequest => {
                 let id = self.id.filter(|_| self.id_kind.is_echoable()).unwrap_or("null");
                 let message = self.reason.as_ref()?.to_string();
                 Some(error_reply(id, INVALID_REQUEST, &message))
             }
-            (Kind::ParseError, Role::Server) => Some(error_reply("null", PARSE_ERROR, "Parse error")),
-            (Kind::Batch, Role::Server) => {
+            Kind::ParseError => Some(error_reply("null", PARSE_ERROR, "Parse error")),
+            Kind::Batch => {
                 Some(error_reply("null", INVALID_REQUEST, "Invalid Request: this server doesn't accept batches"))
             }
-            (Kind::NotObject, Role::Server) => {
+            Kind::NotObject => {
                 let message =
                     format!("Invalid Request: a message must be an object, not {}", self.value?.with_article());
                 Some(error_reply("null", INVALID_REQUEST, &message))

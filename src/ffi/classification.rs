@@ -144,6 +144,7 @@ impl JsonRpcClassification {
     /// # Safety
     /// A given `scratch` must be valid for writes of its length while the
     /// result is in use.
+    #[inline]
     pub(super) unsafe fn new_in(c: &Classification<'_>, scratch: Option<(*mut u8, usize)>) -> JsonRpcClassification {
         let texts = Texts::of(c);
         let size = texts.size();
@@ -161,6 +162,7 @@ impl JsonRpcClassification {
 
     /// The C form of `c` with its `texts` written into `store`, which must
     /// have room for them; `storage` is left NULL for the caller to set.
+    #[inline]
     pub(super) fn written(c: &Classification<'_>, texts: &Texts, store: &mut Store) -> JsonRpcClassification {
         let mut push = |text: Option<&str>| text.and_then(|t| store.push(t.as_bytes())).unwrap_or(JsonRpcStr::ABSENT);
         JsonRpcClassification {
@@ -196,6 +198,7 @@ pub(super) struct Texts<'c> {
 }
 
 impl<'c> Texts<'c> {
+    #[inline]
     pub(super) fn of(c: &'c Classification<'_>) -> Texts<'c> {
         Texts {
             id: c.id,

@@ -20,6 +20,7 @@ mod structural;
 mod token_starts;
 mod tokens;
 mod unescape;
+mod utf8;
 
 pub use error::ParseError;
 pub(crate) use strings::string_end;
@@ -115,7 +116,7 @@ impl Name {
     /// `raw`, when it is one of ours (SPEC §1: compared after decoding its
     /// escapes, case-sensitively). `escapes` is false when the caller knows
     /// that `raw` holds no backslash.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn of_raw(raw: &[u8], escapes: bool) -> Option<Name> {
         // The longest name we read is 7 characters, at most 6 bytes each
         // when escaped; a longer raw name cannot decode to one of ours.
@@ -205,14 +206,11 @@ pub(crate) struct Scanned<'a> {
 /// Scans one line: validates it as a single JSON text in UTF-8 and records
 /// its top-level members in `members`, which must come in empty.
 pub(crate) fn scan<'a>(line: &'a [u8], members: &mut Members) -> Result<Scanned<'a>, ParseError> {
-    // One bulk check up front (SPEC §1: invalid UTF-8 anywhere is a parse
-    // error), so strings need only look for quotes, escapes and controls.
-    let Ok(text) = simdutf8::basic::from_utf8(line) else {
-        let valid = std::str::from_utf8(line).map_or_else(|e| e.valid_up_to(), str::len);
-        return Err(ParseError::InvalidUtf8(valid));
-    };
-    if let Some((root, escapes)) = structural::scan(line, members) {
-        return Ok(Scanned { text, root, escapes });
+    // One check up front, so strings need only look for quotes, escapes
+    // and control bytes.
+    let text = utf8::text(line)?;
+    if let Some(found) = structural::scan(line, members) {
+        return Ok(Scanned { text, root: found.root, escapes: found.escapes });
     }
     *members = Members::default();
     let root = stepwise::scan(line, members)?;

@@ -16,12 +16,19 @@ use super::token_starts::{Batch, TokenStarts};
 use super::tokens::{literal_end, number_end};
 use super::{Member, Members, Name, Root, Span, ValueKind};
 
+/// What the structural scan finds in a valid line, besides its members.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Found {
+    pub root: Root,
+    /// The line has a backslash: its texts may need decoding.
+    pub escapes: bool,
+}
+
 /// When `line` (known to be UTF-8) is one valid JSON text: what it holds,
-/// and whether it has a backslash; its top-level members go to `members`.
-/// `None` when it is not, or when this CPU has no vector path (`members`
-/// may then hold anything).
+/// with its top-level members in `members`. `None` when it is not, or when
+/// this CPU has no vector path (`members` may then hold anything).
 #[inline]
-pub(super) fn scan(line: &[u8], members: &mut Members) -> Option<(Root, bool)> {
+pub(super) fn scan(line: &[u8], members: &mut Members) -> Option<Found> {
     #[cfg(target_arch = "x86_64")]
     {
         use super::blocks::{Avx2, Avx512};
@@ -36,7 +43,7 @@ pub(super) fn scan(line: &[u8], members: &mut Members) -> Option<(Root, bool)> {
 }
 
 /// The whole scan, with `classes` computing the byte classes of a block.
-pub(super) fn scan_with<C: Classify>(line: &[u8], classes: C, members: &mut Members) -> Option<(Root, bool)> {
+pub(super) fn scan_with<C: Classify>(line: &[u8], classes: C, members: &mut Members) -> Option<Found> {
     let mut tokens =
         Tokens { line, classes, starts: TokenStarts::default(), batch: Batch::default(), taken: 0, base: 0, bits: 0 };
     let root = match tokens.next() {
@@ -57,7 +64,7 @@ pub(super) fn scan_with<C: Classify>(line: &[u8], classes: C, members: &mut Memb
     if tokens.next().is_some() || !tokens.starts.ended_cleanly() {
         return None;
     }
-    Some((root, tokens.starts.seen_backslash))
+    Some(Found { root, escapes: tokens.starts.seen_backslash })
 }
 
 /// The token starts of a line, in order.
@@ -105,6 +112,7 @@ impl<C: Classify> Tokens<'_, C> {
 
 /// The root object, just past its `{`, recording the members the rules
 /// read.
+#[inline(always)]
 fn top_object<C: Classify>(tokens: &mut Tokens<'_, C>, members: &mut Members) -> Option<()> {
     let line = tokens.line;
     let (mut name, byte) = tokens.next()?;
@@ -149,6 +157,7 @@ enum State {
 
 /// An object or array, just past its opening bracket, with everything
 /// inside it, at any depth.
+#[inline(always)]
 fn container<C: Classify>(tokens: &mut Tokens<'_, C>, object: bool) -> Option<()> {
     let mut nesting = Nesting::default();
     nesting.push(object);

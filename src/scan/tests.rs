@@ -124,7 +124,9 @@ fn assert_scanners_agree(line: &[u8]) {
     let shown = || String::from_utf8_lossy(line).into_owned();
     fn structural(line: &[u8], classes: impl blocks::Classify) -> Option<(Root, Members)> {
         let mut members = Members::default();
-        structural::scan_with(line, classes, &mut members).map(|(root, _)| (root, members))
+        let found = structural::scan_with(line, classes, &mut members)?;
+        assert_eq!(found.escapes, line.contains(&b'\\'), "escapes: {}", String::from_utf8_lossy(line));
+        Some((found.root, members))
     }
     assert_eq!(structural(line, blocks::Bytewise), want, "bytewise: {}", shown());
     #[cfg(target_arch = "x86_64")]
@@ -335,4 +337,20 @@ fn member_names_match_exactly_and_after_decoding() {
     // Without the hint that escapes may be present, a raw name is compared
     // as it stands.
     assert_eq!(Name::of_raw(br"\u0069d", false), None);
+}
+
+/// Invalid UTF-8 in an otherwise valid line is found wherever it stands:
+/// in a block of plain string text, among tokens, or in the last block.
+#[test]
+fn invalid_utf8_is_found_at_every_offset() {
+    for bad in [&b"\xff"[..], b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xc0\xaf"] {
+        for at in 0..200 {
+            let mut line = br#"{"jsonrpc":"2.0","method":"m","params":""#.to_vec();
+            line.extend(std::iter::repeat_n(b'a', at));
+            let fault = line.len();
+            line.extend_from_slice(bad);
+            line.extend_from_slice("é\"}".as_bytes());
+            assert_eq!(error(&line), ParseError::InvalidUtf8(fault), "{bad:?} at {at}");
+        }
+    }
 }

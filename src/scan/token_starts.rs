@@ -13,7 +13,7 @@
 //! scalar's end check (a scalar's bytes run on to the next whitespace or
 //! operator, and its grammar must use them all).
 
-use super::blocks::{Classify, Layout, Stops};
+use super::blocks::{Classify, Stops};
 
 /// How many blocks one call classifies, at most: a call costs some
 /// instructions of its own, and a batch shares them.
@@ -83,8 +83,7 @@ impl TokenStarts {
             if self.all_text(&stops) {
                 continue;
             }
-            let layout = || classes.layout(block).shifted(past_end);
-            match self.starts(classes, &stops, layout, line, base) {
+            match self.starts(classes, &stops, (block, past_end), line, base) {
                 None => {
                     self.fault = true;
                     return None;
@@ -116,7 +115,7 @@ impl TokenStarts {
         &mut self,
         classes: C,
         stops: &Stops,
-        layout: impl FnOnce() -> Layout,
+        (block, past_end): (&[u8; 64], usize),
         line: &[u8],
         base: usize,
     ) -> Option<u64> {
@@ -130,7 +129,7 @@ impl TokenStarts {
             // Text with escapes, inside a string that goes on past it.
             return (stops.control == 0).then_some(0);
         }
-        let layout = layout();
+        let layout = classes.layout(block).shifted(past_end);
         let in_string = classes.prefix_xor(quote) ^ self.in_string;
         self.in_string = ((in_string as i64) >> 63) as u64;
         if stops.control & in_string != 0 {
