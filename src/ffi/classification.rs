@@ -156,15 +156,20 @@ impl JsonRpcClassification {
         if store.failed() {
             return JsonRpcClassification::failed(c"out of memory");
         }
-        let result = JsonRpcClassification::written(c, &texts, &mut store);
+        let result = JsonRpcClassification::written(c, &texts, |text| store.push(text));
         JsonRpcClassification { storage: store.into_raw().cast(), ..result }
     }
 
-    /// The C form of `c` with its `texts` written into `store`, which must
-    /// have room for them; `storage` is left NULL for the caller to set.
+    /// The C form of `c`, each of its `texts` handed to `place`, which puts
+    /// it where the result will find it (`None` if it cannot); `storage` is
+    /// left NULL for the caller to set.
     #[inline]
-    pub(super) fn written(c: &Classification<'_>, texts: &Texts, store: &mut Store) -> JsonRpcClassification {
-        let mut push = |text: Option<&str>| text.and_then(|t| store.push(t.as_bytes())).unwrap_or(JsonRpcStr::ABSENT);
+    pub(super) fn written(
+        c: &Classification<'_>,
+        texts: &Texts,
+        mut place: impl FnMut(&[u8]) -> Option<JsonRpcStr>,
+    ) -> JsonRpcClassification {
+        let mut push = |text: Option<&str>| text.and_then(|t| place(t.as_bytes())).unwrap_or(JsonRpcStr::ABSENT);
         JsonRpcClassification {
             kind: kind(c.kind),
             id_kind: id_kind(c.id_kind),
@@ -184,6 +189,13 @@ impl JsonRpcClassification {
             error_span: span(c.spans.error),
             storage: std::ptr::null_mut(),
         }
+    }
+}
+
+impl JsonRpcClassification {
+    /// The classification's strings, for a caller that moves them.
+    pub(super) fn strings_mut(&mut self) -> [&mut JsonRpcStr; 5] {
+        [&mut self.id, &mut self.method, &mut self.reason, &mut self.reply_server, &mut self.reply_client]
     }
 }
 

@@ -4,8 +4,8 @@ use super::JsonRpcStatus;
 use super::classification::{JsonRpcClassification, Texts};
 use super::guard::guard;
 use super::input::bytes;
-use super::text::Store;
-use crate::{Classification, LineEvent, LineState, classify};
+use super::text::{JsonRpcStr, Store};
+use crate::{LineEvent, LineState, classify};
 
 /// What `jsonrpc_classify_lines` keeps between one buffer and the next. The
 /// caller owns it: zero it before the first call of a stream (`{0}`), set
@@ -105,24 +105,27 @@ pub unsafe extern "C" fn jsonrpc_classify_lines(
             let max_line = if c_state.max_line == 0 { crate::DEFAULT_MAX_LINE } else { c_state.max_line };
             let mut state = LineState { max_line, too_long_bytes: c_state.too_long_bytes };
             let mut lines = crate::lines(buf, end_of_stream, &mut state);
-            // Sized once: one item per LF, and one more at the end.
-            let mut found = Vec::with_capacity(memchr::memchr_iter(b'\n', buf).count() + 1);
-            found.extend(lines.by_ref().map(|event| match event {
-                LineEvent::Line { line, .. } => (event, Some(classify(line))),
-                LineEvent::TooLong { .. } => (event, None),
-            }));
+            // One pass: each item's strings go to `texts`, one after another,
+            // and point there by offset until the block that will hold them
+            // all is made. Sized once: one item per LF, and one more at the
+            // end.
+            let mut items = Vec::with_capacity(memchr::memchr_iter(b'\n', buf).count() + 1);
+            let mut texts = Vec::new();
+            items.extend(lines.by_ref().map(|event| item(event, &mut texts)));
             let consumed = lines.consumed();
-            let texts: Vec<Option<Texts>> = found.iter().map(|(_, c)| c.as_ref().map(Texts::of)).collect();
-            let mut store = Store::with_capacity(texts.iter().flatten().map(Texts::size).sum());
-            if store.failed() {
+            let mut store = Store::with_capacity(texts.len());
+            let Some(base) = store.push_block(&texts) else {
                 return JsonRpcLines::failed(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY);
+            };
+            for string in items.iter_mut().flat_map(|item| item.classification.strings_mut()) {
+                if !string.ptr.is_null() {
+                    // SAFETY: the offset (plus one) of a string inside `texts`,
+                    // which `base` now holds.
+                    string.ptr = unsafe { base.add(string.ptr.addr() - 1) };
+                }
             }
             c_state.too_long_bytes = state.too_long_bytes;
-            let items: Box<[JsonRpcLine]> = found
-                .iter()
-                .zip(&texts)
-                .map(|((event, c), t)| item(*event, c.as_ref().zip(t.as_ref()), &mut store))
-                .collect();
+            let items = items.into_boxed_slice();
             let count = items.len();
             JsonRpcLines {
                 status: JsonRpcStatus::JSONRPC_STATUS_OK,
@@ -135,16 +138,24 @@ pub unsafe extern "C" fn jsonrpc_classify_lines(
     )
 }
 
-/// One item: a line with its classification written into `store`, or a
+/// One item: a line with its classification, its strings appended to
+/// `texts` (each with a NUL) and pointing there by offset plus one, or a
 /// too-long line with none.
-fn item(event: LineEvent<'_>, found: Option<(&Classification<'_>, &Texts<'_>)>, store: &mut Store) -> JsonRpcLine {
-    let (offset, len, too_long) = match event {
-        LineEvent::Line { offset, line } => (offset, line.len(), false),
-        LineEvent::TooLong { offset, len } => (offset, len, true),
+fn item(event: LineEvent<'_>, texts: &mut Vec<u8>) -> JsonRpcLine {
+    let (offset, len, classification) = match event {
+        LineEvent::Line { offset, line } => {
+            let c = classify(line);
+            let classification = JsonRpcClassification::written(&c, &Texts::of(&c), |text| {
+                let at = texts.len();
+                texts.extend_from_slice(text);
+                texts.push(0);
+                Some(JsonRpcStr { ptr: std::ptr::without_provenance(at + 1), len: text.len() })
+            });
+            (offset, line.len(), classification)
+        }
+        LineEvent::TooLong { offset, len } => (offset, len, JsonRpcClassification::NONE),
     };
-    let classification =
-        found.map_or(JsonRpcClassification::NONE, |(c, texts)| JsonRpcClassification::written(c, texts, store));
-    JsonRpcLine { offset, len, too_long, classification }
+    JsonRpcLine { offset, len, too_long: matches!(event, LineEvent::TooLong { .. }), classification }
 }
 
 /// Frees a `JsonRpcLines` and every classification in it, and sets it to

@@ -128,6 +128,23 @@ impl Store {
         }
     }
 
+    /// Copies `bytes` in as they are, at the start of an empty block sized
+    /// for them; returns where they start (dangling when there are none), or
+    /// `None` if the block is missing.
+    pub(super) fn push_block(&mut self, bytes: &[u8]) -> Option<*const c_char> {
+        if bytes.is_empty() {
+            return Some(ptr::NonNull::dangling().as_ptr());
+        }
+        if self.base.is_null() || self.used != 0 || self.capacity < bytes.len() {
+            return None;
+        }
+        // SAFETY: the block holds `capacity >= bytes.len()` bytes of ours,
+        // and `bytes` cannot overlap a block we just allocated.
+        unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), self.base, bytes.len()) };
+        self.used = bytes.len();
+        Some(self.base.cast_const().cast())
+    }
+
     /// Hands an owned block to the result that will free it; NULL for a
     /// borrowed one, which the result must not free.
     pub(super) fn into_raw(self) -> *mut u8 {
