@@ -325,12 +325,11 @@ def test_a_call_interrupting_another_on_the_same_thread_gets_its_own_slot(
     real = _api._classify_into
     inner: list = []
 
-    def interrupted(*args: Any) -> Any:
-        status = real(*args)
+    def interrupted(*args: Any) -> None:
+        real(*args)
         if not inner:
             inner.append(None)
             inner[0] = je.classify(SCRATCH_LINES[7])  # strings everywhere
-        return status
 
     monkeypatch.setattr(_api, "_classify_into", interrupted)
     outer = je.classify(SCRATCH_LINES[1])
@@ -346,8 +345,11 @@ def test_the_classify_into_arguments_are_the_declared_types() -> None:
     the ctypes types the declaration (checked against the header) says."""
     from jsonrpc_envelope import _api, _ffi
 
-    restype, argtypes = _ffi.SIGNATURES["jsonrpc_classify_into"]
-    assert _ffi.classify_into.restype is restype and _ffi.classify_into.argtypes is None
+    _, argtypes = _ffi.SIGNATURES["jsonrpc_classify_into"]
+    # Its status goes unread (a failure shows as JSONRPC_KIND_NONE), and it
+    # keeps the GIL.
+    assert _ffi.classify_into.restype is None and _ffi.classify_into.argtypes is None
+    assert _ffi.classify_into._flags_ & ctypes._FUNCFLAG_PYTHONAPI
     out, out_ref, scratch, view, base = _api._new_slot()
     assert argtypes[0] is ctypes.c_char_p  # given `bytes`, passed as is
     # The sizes are what the declared type's own conversion makes of them.

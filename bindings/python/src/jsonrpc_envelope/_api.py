@@ -249,10 +249,10 @@ assert sizeof(JsonRpcStr) == 2 * _WORD and sizeof(JsonRpcSpan) == 2 * _WORD
 
 # The reusable results and scratch buffers of classify() (see _new_slot)
 # that no call is using. A call takes one for itself and gives it back:
-# list.pop and list.append are atomic, so threads inside
-# jsonrpc_classify_into at once (ctypes releases the GIL) never share a
-# slot, nor does a call that interrupts another on its own thread (a signal
-# handler, a finalizer). There are as many slots as calls ever ran at once.
+# list.pop and list.append are atomic, so threads in classify() at once
+# never share a slot, nor does a call that interrupts another on its own
+# thread (a signal handler, a finalizer). There are as many slots as calls
+# ever ran at once.
 # (Slots per thread, in a threading.local, would be as safe, but its lookup
 # costs about 60 ns more per call, some 5% of classify.)
 _free_slots: List[Tuple[Any, ...]] = []
@@ -650,7 +650,7 @@ def classify(
         # One crossing, and mostly no allocation: the result's strings are in
         # the slot's scratch, or (when they did not fit) in its storage.
         # What is needed is copied out before the slot is given back.
-        status = _classify_into(data, length, out_ref, scratch, _SCRATCH_LEN)
+        _classify_into(data, length, out_ref, scratch, _SCRATCH_LEN)
         rec = bytes(out)
         code, m_ptr, m_len, r_ptr, s_ptr, c_ptr, m_span, storage = (
             _PICK_OUT.unpack_from(rec, _PICK_AT)
@@ -669,10 +669,9 @@ def classify(
             _classification_free(out_ref)
         _give_slot(slot)
     kind = _KIND_BY_CODE[code] if code < _KIND_CODES else None
-    if kind is None or status != _STATUS_OK:
+    if kind is None:
         raise EnvelopeError(
-            f"the library could not classify the line (status {_STATUS_NAME.get(status, status)}):"
-            f" {strings and strings[1] or 'no reason given'}"
+            f"the library could not classify the line: {strings and strings[1] or 'no reason given'}"
         )
     return _new(Classification, (kind, data, rec, strings, role))
 

@@ -292,20 +292,25 @@ lib: ctypes.CDLL = _load(lib_path)
 
 
 def _unchecked(name: str) -> Any:
-    """A second function object for ``name``, with its declared restype but
-    no argtypes, for a hot path that passes only ready-made arguments of the
+    """A second function object for ``name``, with no argtypes and no
+    restype, for a hot path that passes only ready-made arguments of the
     declared C types: ``bytes`` for a ``const uint8_t *``, the objects that
     ``c_size_t.from_param`` makes for a ``size_t``, ``byref`` objects for
     pointers. ctypes passes those as they are, without a ``from_param`` call
     and an allocation per argument (some 300 ns a call in all, on
     bench/python_bench.py's lines). Never pass it a Python int: without
-    argtypes that would be a C int."""
-    function = lib[name]  # indexing makes a new object; lib.<name> keeps its argtypes
-    function.restype = SIGNATURES[name][0]
+    argtypes that would be a C int. It is called through a ``PyDLL``
+    handle, which keeps the GIL: one short call costs less than releasing
+    and taking back the GIL (about 60 ns of some 700), which would gain
+    other threads nothing."""
+    function = ctypes.PyDLL(lib_path)[name]
+    function.restype = None
     return function
 
 
 #: ``jsonrpc_classify_into`` for ``classify()``, which passes it a line
 #: (bytes), its length, and a reusable result and scratch buffer by
-#: reference; see ``_unchecked``.
+#: reference; see ``_unchecked``. Its status is not read: a failure inside
+#: the library leaves the result ``JSONRPC_KIND_NONE``, which ``classify``
+#: checks.
 classify_into: Any = _unchecked("jsonrpc_classify_into")
