@@ -85,6 +85,35 @@ def plot(points):
     return "![throughput](throughput.png)"
 
 
+def targets():
+    """Issue #6's targets for `classify`, checked against this run's medians."""
+    def per_line(size, name):
+        ns = median_ns(size, name)
+        return None if ns is None else ns / corpus_stats(size)[0]
+
+    def gbps(size, name):
+        ns = median_ns(size, name)
+        return None if ns is None else corpus_stats(size)[1] / ns
+
+    small, serde = per_line("small", "classify"), per_line("small", "serde_json_value")
+    large, floor = gbps("large", "classify"), gbps("large", "memchr_newlines")
+    c_abi, into = per_line("small", "c_abi_classify_free"), per_line("small", "c_abi_classify_into")
+    if None in (small, serde, large, floor, c_abi, into, gbps("medium", "classify")):
+        return ""
+    rows = [
+        ("small: at most 100 ns per line", f"{small:.0f} ns", small <= 100),
+        ("small: at least 7x faster than serde_json `Value`", f"{serde / small:.2f}x", serde / small >= 7),
+        ("medium: at least 3.5 GB/s", f"{gbps('medium', 'classify'):.2f} GB/s", gbps("medium", "classify") >= 3.5),
+        ("large: at least 6 GB/s", f"{large:.2f} GB/s", large >= 6),
+        ("large: within 5x of the memchr floor", f"{floor / large:.2f}x", floor / large <= 5),
+        ("C ABI `jsonrpc_classify` + free adds at most 30 ns (small)", f"+{c_abi - small:.0f} ns", c_abi - small <= 30),
+        ("C ABI `jsonrpc_classify_into` adds at most 30 ns (small)", f"+{into - small:.0f} ns", into - small <= 30),
+    ]
+    lines = ["## Targets (issue #6), from the medians above\n", "| target | measured | met |", "|---|---:|---|"]
+    lines += [f"| {name} | {value} | {'yes' if ok else 'no'} |" for name, value, ok in rows]
+    return "\n".join(lines) + "\n"
+
+
 def extra(name, title):
     path = OUT / name
     return f"## {title}\n\n```\n{path.read_text().strip()}\n```\n" if path.exists() else ""
@@ -105,6 +134,7 @@ def main():
         " ns/line is the median time for the whole corpus divided by its lines.\n",
         *sections,
         plot(points) + "\n",
+        targets(),
         extra("memory.txt", "Memory (bench/rust/src/bin/memory.rs)"),
         extra("python.txt", "Python binding (bench/python_bench.py)"),
         extra("go.txt", "Go binding (go test -bench in bindings/go)"),

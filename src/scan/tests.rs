@@ -157,13 +157,22 @@ fn shifted(line: &[u8], by: usize) -> Vec<u8> {
     out
 }
 
+/// Prefix lengths of a line of `len` bytes: every one within 1 KiB of
+/// either end, every 61st in between (every prefix of the 40 KB vector
+/// would cost 800 MB of scanning four ways; tests/stress.rs classifies
+/// every prefix of every vector).
+fn prefix_lengths(len: usize) -> impl Iterator<Item = usize> {
+    (0..=len).filter(move |&end| end < 1024 || end + 1024 >= len || end % 61 == 0)
+}
+
 #[test]
-fn the_scanners_agree_on_every_vector_at_every_block_offset_and_on_every_prefix() {
+fn the_scanners_agree_on_every_vector_at_every_block_offset_and_on_its_prefixes() {
     for line in vector_lines() {
-        for by in 0..64 {
+        let offsets = if line.len() < 4096 { 0..64 } else { 0..4 };
+        for by in offsets {
             assert_scanners_agree(&shifted(&line, by));
         }
-        for end in 0..=line.len() {
+        for end in prefix_lengths(line.len()) {
             assert_scanners_agree(&line[..end]);
         }
     }
