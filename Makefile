@@ -113,8 +113,12 @@ bench: bench-corpus $(BENCHES)
 bench-corpus:
 	$(PYTHON) bench/corpus.py
 
+# criterion's runs, then the same implementations in turns (the table's
+# figures; see bench/rust/src/bin/interleaved.rs).
 bench-rust: bench-corpus
 	cd bench/rust && $(CARGO) bench --bench classify
+	cd bench/rust && $(CARGO) build --quiet --release --bin interleaved
+	bench/rust/target/release/interleaved 40 > bench/out/rust.json
 
 # Run directly, not by `cargo run`: cargo execs the program in its own place,
 # and the CLI's peak RSS (read from the children's usage) would include
