@@ -38,13 +38,18 @@ fn is_ascii_avx2(line: &[u8]) -> bool {
     // SAFETY (every load): a 32-byte unaligned load from a 32-byte array.
     let load = |chunk: &[u8; 32]| unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
     let (chunks, _) = line.as_chunks::<32>();
-    for group in chunks.chunks(4) {
-        let any = group.iter().fold(_mm256_setzero_si256(), |any, chunk| _mm256_or_si256(any, load(chunk)));
+    let (groups, rest) = chunks.as_chunks::<4>();
+    for [a, b, c, d] in groups {
+        let any = _mm256_or_si256(_mm256_or_si256(load(a), load(b)), _mm256_or_si256(load(c), load(d)));
         if _mm256_movemask_epi8(any) != 0 {
             return false;
         }
     }
-    line.last_chunk::<32>().is_some_and(|last| _mm256_movemask_epi8(load(last)) == 0)
+    let mut any = _mm256_setzero_si256();
+    for chunk in rest.iter().chain(line.last_chunk::<32>()) {
+        any = _mm256_or_si256(any, load(chunk));
+    }
+    _mm256_movemask_epi8(any) == 0
 }
 
 #[cfg(test)]
