@@ -130,7 +130,7 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
 
-FUZZ_TARGETS := classify envelope log_value lines c_abi
+FUZZ_TARGETS := classify envelope log_value lines c_abi scanners
 FUZZ_SECONDS ?= 300
 FUZZ := RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
 
@@ -148,7 +148,7 @@ fuzz: fuzz-seed
 fuzz-seed:
 	$(PYTHON) fuzz/seed.py $(FUZZ_TARGETS)
 
-# The smoke run inside `make test`: about 30 seconds in all.
+# The smoke run inside `make test`: about 40 seconds in all.
 test-fuzz: FUZZ_SECONDS = 6
 test-fuzz: fuzz
 

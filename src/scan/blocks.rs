@@ -58,11 +58,11 @@ pub(super) trait Classify: Copy {
 }
 
 /// Byte by byte: the definition the vector code is tested against.
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 #[derive(Clone, Copy)]
 pub(super) struct Bytewise;
 
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 impl Classify for Bytewise {
     fn stops(self, block: &[u8; 64]) -> Stops {
         let bits = |f: fn(u8) -> bool| block.iter().rev().fold(0u64, |acc, &b| acc << 1 | u64::from(f(b)));

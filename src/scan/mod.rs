@@ -217,6 +217,35 @@ pub(crate) fn scan<'a>(line: &'a [u8], members: &mut Members) -> Result<Scanned<
     Ok(Scanned { text, root, escapes: true })
 }
 
+/// Whether both scanners read `line` alike (the structural one with every
+/// set of byte classes this CPU has, byte by byte included): it takes
+/// exactly the lines the stepwise one finds valid, with the same root and
+/// members, and knows whether a line has a backslash. For the fuzz target
+/// `scanners`; not part of the API.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub fn scanners_agree(line: &[u8]) -> bool {
+    fn structural(line: &[u8], classes: impl blocks::Classify) -> Option<(Root, Members)> {
+        let mut members = Members::default();
+        let found = structural::scan_with(line, classes, &mut members)?;
+        (found.escapes == line.contains(&b'\\')).then_some((found.root, members))
+    }
+    if std::str::from_utf8(line).is_err() {
+        return true;
+    }
+    let mut expected = Members::default();
+    let want = stepwise::scan(line, &mut expected).ok().map(|root| (root, expected));
+    #[cfg(target_arch = "x86_64")]
+    {
+        if blocks::Avx2::detect().is_some_and(|avx2| structural(line, avx2) != want)
+            || blocks::Avx512::detect().is_some_and(|avx512| structural(line, avx512) != want)
+        {
+            return false;
+        }
+    }
+    structural(line, blocks::Bytewise) == want
+}
+
 /// Whether `bytes` are one valid JSON text (whitespace around it allowed).
 pub(crate) fn is_json(bytes: &[u8]) -> bool {
     matches!(scan(bytes, &mut Members::default()), Ok(s) if s.root != Root::Nothing)

@@ -1,0 +1,14 @@
+//! Arbitrary bytes, at every offset in a 64-byte block: the structural
+//! scanner (with each set of byte classes the CPU has, and byte by byte)
+//! takes exactly the lines the stepwise scanner finds valid, with the same
+//! root and top-level members.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Some((&shift, line)) = data.split_first() else { return };
+    let mut shifted = vec![b' '; usize::from(shift % 64)];
+    shifted.extend_from_slice(line);
+    for candidate in [line, &shifted] {
+        assert!(jsonrpc_envelope::scan::scanners_agree(candidate), "{:?}", String::from_utf8_lossy(candidate));
+    }
+});
