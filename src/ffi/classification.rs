@@ -127,6 +127,11 @@ impl JsonRpcClassification {
         storage: std::ptr::null_mut(),
     };
 
+    /// The classification's strings, for a caller that moves them.
+    pub(super) fn strings_mut(&mut self) -> [&mut JsonRpcStr; 5] {
+        [&mut self.id, &mut self.method, &mut self.reason, &mut self.reply_server, &mut self.reply_client]
+    }
+
     /// A failed call's result, with a static reason.
     pub(super) fn failed(why: &'static std::ffi::CStr) -> JsonRpcClassification {
         JsonRpcClassification { reason: JsonRpcStr::from_static(why), ..JsonRpcClassification::NONE }
@@ -189,13 +194,6 @@ impl JsonRpcClassification {
             error_span: span(c.spans.error),
             storage: std::ptr::null_mut(),
         }
-    }
-}
-
-impl JsonRpcClassification {
-    /// The classification's strings, for a caller that moves them.
-    pub(super) fn strings_mut(&mut self) -> [&mut JsonRpcStr; 5] {
-        [&mut self.id, &mut self.method, &mut self.reason, &mut self.reply_server, &mut self.reply_client]
     }
 }
 

@@ -220,9 +220,9 @@ pub(crate) fn scan<'a>(line: &'a [u8], members: &mut Members) -> Result<Scanned<
 /// Whether both scanners read `line` alike (the structural one with every
 /// set of byte classes this CPU has, byte by byte included): it takes
 /// exactly the lines the stepwise one finds valid, with the same root and
-/// members, and knows whether a line has a backslash. For the fuzz target
-/// `scanners`; not part of the API.
-#[cfg(feature = "fuzzing")]
+/// members, and knows whether a line has a backslash. For the unit tests and
+/// the fuzz target `scanners`; not part of the API.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn scanners_agree(line: &[u8]) -> bool {
     fn structural(line: &[u8], classes: impl blocks::Classify) -> Option<(Root, Members)> {

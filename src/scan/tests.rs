@@ -116,28 +116,7 @@ fn nesting_keeps_each_level_kind_past_the_inline_word() {
 /// must take exactly the lines the stepwise one finds valid, with the same
 /// members.
 fn assert_scanners_agree(line: &[u8]) {
-    if std::str::from_utf8(line).is_err() {
-        return;
-    }
-    let mut expected = Members::default();
-    let want = stepwise::scan(line, &mut expected).ok().map(|root| (root, expected));
-    let shown = || String::from_utf8_lossy(line).into_owned();
-    fn structural(line: &[u8], classes: impl blocks::Classify) -> Option<(Root, Members)> {
-        let mut members = Members::default();
-        let found = structural::scan_with(line, classes, &mut members)?;
-        assert_eq!(found.escapes, line.contains(&b'\\'), "escapes: {}", String::from_utf8_lossy(line));
-        Some((found.root, members))
-    }
-    assert_eq!(structural(line, blocks::Bytewise), want, "bytewise: {}", shown());
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(avx2) = blocks::Avx2::detect() {
-            assert_eq!(structural(line, avx2), want, "avx2: {}", shown());
-        }
-        if let Some(avx512) = blocks::Avx512::detect() {
-            assert_eq!(structural(line, avx512), want, "avx512: {}", shown());
-        }
-    }
+    assert!(scanners_agree(line), "the scanners disagree on {}", String::from_utf8_lossy(line));
 }
 
 fn vector_lines() -> Vec<Vec<u8>> {
