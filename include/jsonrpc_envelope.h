@@ -356,6 +356,12 @@ struct JsonRpcClassification jsonrpc_classify(const uint8_t *line, size_t len);
  * allocation, as in `jsonrpc_classify`. `scratch` may be NULL (with any
  * length): then this is `jsonrpc_classify` writing to `*out`.
  *
+ * Strings in `scratch` stand back to back from its first byte, each
+ * followed by its NUL, in the order `id`, `method`, `reason`,
+ * `reply_server`, `reply_client` (absent ones take no room), so a binding
+ * can copy the used bytes in one piece and find each string by the
+ * lengths alone.
+ *
  * Afterwards `out->storage` is NULL when the result owns no memory: then
  * freeing it is optional, and its strings stay valid while `scratch` is
  * neither changed nor freed. When `out->storage` is not NULL, free the

@@ -104,9 +104,16 @@ fn classify_into_writes_its_strings_into_the_scratch_buffer() {
     assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
     let out = unsafe { out.assume_init() };
     assert!(out.storage.is_null());
-    let inside = |s: JsonRpcStr| scratch.as_ptr_range().contains(&s.ptr.cast::<u8>());
-    assert!(inside(out.id) && inside(out.reason) && inside(out.reply_server));
     assert_eq!(str_of(out.id), Some(&b"\"a\""[..]));
+    // The header's layout: from the first byte, in order, each with its NUL;
+    // the method (7, not a string) is absent and takes no room.
+    let mut at = scratch.as_ptr();
+    for s in [out.id, out.reason, out.reply_server, out.reply_client] {
+        assert_eq!(s.ptr.cast::<u8>(), at);
+        assert_eq!(unsafe { *at.add(s.len) }, 0);
+        at = unsafe { at.add(s.len + 1) };
+    }
+    assert!(out.method.ptr.is_null());
 }
 
 #[test]

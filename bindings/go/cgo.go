@@ -1,18 +1,18 @@
 package envelope
 
 // This file is the only one that talks to C. Each exported function makes
-// one cgo call to a small C shim below, which calls the library, copies the
-// strings of its result back to back into a Go buffer, describes the rest
-// (kinds, flags, spans, string lengths) in a flat jre_item, and frees what
-// the C result owns before it returns. Classify's shim uses
-// jsonrpc_classify_into with the result and a 1 KiB scratch for its strings
-// on the C stack, so that the library allocates nothing for almost every
-// line. When the Go buffer is too small (a result whose strings exceed the
-// scratch, and so own an allocation: long ids, long replies), the shim
-// leaves the C result in the buffer's place and says so; Go then allocates
-// the exact size and makes a second call that copies and frees. Nothing the
-// library allocated outlives the Go function that caused it, so no
-// finalizers are needed.
+// one cgo call to a small C shim below, which calls the library, describes
+// its result (kinds, flags, spans, string lengths) in a flat jre_item, gets
+// its strings into a Go buffer (each followed by its NUL, in JRE_ order),
+// and frees what the C result owns before it returns. Classify's shim gives
+// jsonrpc_classify_into a Go stack buffer as its scratch, so for almost
+// every line the library writes the strings straight into Go memory and
+// allocates nothing. When they do not fit (long ids, long replies), the
+// library gives the result its own allocation; the shim then leaves the
+// live C result in the Go buffer and says so, and Go allocates the exact
+// size and makes a second call that copies and frees. Nothing the library
+// allocated outlives the Go function that caused it, so no finalizers are
+// needed.
 //
 // The shims are marked noescape (they keep no Go pointer after the call) and
 // nocallback (they never call Go), so the Go compiler can keep the caller's
@@ -57,9 +57,10 @@ enum {
 };
 
 // A classification (or a line of jsonrpc_classify_lines) without pointers:
-// its present strings are copied back to back, in JRE_ order, into a Go
-// buffer; bit i of `present` says whether string i is there, and
-// str_len[i] is its length (0 when absent).
+// its present strings stand back to back in a Go buffer, in JRE_ order,
+// each followed by a NUL (the layout jsonrpc_classify_into gives its
+// scratch); bit i of `present` says whether string i is there, and
+// str_len[i] is its length without the NUL (0 when absent).
 typedef struct {
 	size_t offset, len; // a line's place in its buffer (lines only)
 	JsonRpcSpan span[JRE_SPANS];
@@ -68,7 +69,7 @@ typedef struct {
 	uint8_t flags, present;
 } jre_item;
 
-// Describes c in *out; returns the bytes its strings need.
+// Describes c in *out; returns the bytes its strings need, NULs included.
 static size_t jre_describe(const JsonRpcClassification *c, jre_item *out) {
 	const JsonRpcStr s[JRE_STRINGS] = {c->id, c->method, c->reason, c->reply_server, c->reply_client};
 	size_t need = 0;
@@ -86,7 +87,7 @@ static size_t jre_describe(const JsonRpcClassification *c, jre_item *out) {
 		if (s[i].ptr != NULL) {
 			out->present |= (uint8_t)(1u << i);
 			out->str_len[i] = s[i].len;
-			need += s[i].len;
+			need += s[i].len + 1;
 		} else {
 			out->str_len[i] = 0;
 		}
@@ -94,54 +95,52 @@ static size_t jre_describe(const JsonRpcClassification *c, jre_item *out) {
 	return need;
 }
 
-// The bytes c's strings need, without describing it.
+// The bytes c's strings need, NULs included, without describing it.
 static size_t jre_need(const JsonRpcClassification *c) {
 	size_t need = 0;
-	if (c->id.ptr != NULL) need += c->id.len;
-	if (c->method.ptr != NULL) need += c->method.len;
-	if (c->reason.ptr != NULL) need += c->reason.len;
-	if (c->reply_server.ptr != NULL) need += c->reply_server.len;
-	if (c->reply_client.ptr != NULL) need += c->reply_client.len;
+	if (c->id.ptr != NULL) need += c->id.len + 1;
+	if (c->method.ptr != NULL) need += c->method.len + 1;
+	if (c->reason.ptr != NULL) need += c->reason.len + 1;
+	if (c->reply_server.ptr != NULL) need += c->reply_server.len + 1;
+	if (c->reply_client.ptr != NULL) need += c->reply_client.len + 1;
 	return need;
 }
 
-// Copies c's strings back to back to dst; returns the end.
+// Copies c's strings, each with the NUL the library puts after it, back to
+// back to dst; returns the end.
 static char *jre_copy(const JsonRpcClassification *c, char *dst) {
 	const JsonRpcStr s[JRE_STRINGS] = {c->id, c->method, c->reason, c->reply_server, c->reply_client};
 	for (int i = 0; i < JRE_STRINGS; i++) {
-		if (s[i].ptr != NULL && s[i].len > 0) {
-			memcpy(dst, s[i].ptr, s[i].len);
-			dst += s[i].len;
+		if (s[i].ptr != NULL) {
+			memcpy(dst, s[i].ptr, s[i].len + 1);
+			dst += s[i].len + 1;
 		}
 	}
 	return dst;
 }
 
-// The scratch that jre_classify gives jsonrpc_classify_into for a result's
-// strings, on the C stack: the header says 1 KiB holds the strings of
-// almost every line. The Go buffer given to jre_classify is at least as
-// large (see classifyScratch), so strings that fit the scratch fit it too.
-enum { JRE_SCRATCH = 1024 };
-
-// jsonrpc_classify_into, with the result and its strings on this stack (so
-// the library allocates nothing when they fit its scratch), described in
-// *out. Returns the bytes its strings need. When they fit in buf (cap
-// bytes) they are copied there, and the result is freed if it owns memory.
-// Otherwise the result is stored live in buf itself (cap is at least its
-// size) for jre_classification_finish: that is only ever a result that owns
-// its strings, since strings in the scratch take less than JRE_SCRATCH
-// bytes, and cap is at least that (a Go build fails otherwise).
-static size_t jre_classify(const uint8_t *line, size_t len, jre_item *out, char *buf, size_t cap) {
-	uint8_t scratch[JRE_SCRATCH];
+// jsonrpc_classify_into with buf (cap bytes, at least a
+// JsonRpcClassification's size; see classifyScratch) as its scratch,
+// described in *out; returns the bytes its strings need. When they fit,
+// the library has written them to buf in the layout of jre_item (the
+// header promises it) and the result owns nothing; when they did not, the
+// live result, which then owns them, is stored in buf itself for
+// jre_classification_finish, and *kept is set. A result the library could
+// not build (kind none) carries a static reason, which is copied to buf.
+static size_t jre_classify(const uint8_t *line, size_t len, jre_item *out, char *buf, size_t cap, uint8_t *kept) {
 	JsonRpcClassification c;
-	jsonrpc_classify_into(line, len, &c, scratch, sizeof scratch);
+	jsonrpc_classify_into(line, len, &c, (uint8_t *)buf, cap);
 	size_t need = jre_describe(&c, out);
-	if (need > cap) {
+	*kept = c.storage != NULL;
+	if (*kept) {
 		memcpy(buf, &c, sizeof c);
-		return need;
+	} else if (c.kind == JSONRPC_KIND_NONE && need > 0) {
+		if (need > cap) {
+			out->present = 0;
+			return 0;
+		}
+		jre_copy(&c, buf);
 	}
-	jre_copy(&c, buf);
-	if (c.storage != NULL) jsonrpc_classification_free(&c);
 	return need;
 }
 
@@ -308,25 +307,16 @@ func bytesPtr(b []byte) *C.uint8_t {
 	return (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(b)))
 }
 
-// scratchWords is the size of the stack buffer, in 8-byte words, that
-// Classify gives the C shim for the strings of a result: 128 words (1 KiB),
-// as large as the shim's own scratch for jsonrpc_classify_into (JRE_SCRATCH),
-// so that strings that fit one fit the other; it must also hold a
-// JsonRpcClassification (see jre_classify).
-const scratchWords = 128
+// classifyScratch is the Go stack buffer that Classify hands the library as
+// the scratch of jsonrpc_classify_into: 512 bytes, in words so that it is
+// aligned for a JsonRpcClassification, which it must also hold (see
+// jre_classify). The strings of a usual line take a few dozen bytes; 512
+// holds those of almost every invalid line too (a reason and two replies),
+// and Go zeroes it on every call, so it is not made larger.
+type classifyScratch [64]uint64
 
-// classifyScratch is an aligned byte buffer for C.
-type classifyScratch [scratchWords]uint64
-
-func init() {
-	if unsafe.Sizeof(C.JsonRpcClassification{}) > unsafe.Sizeof(classifyScratch{}) {
-		panic("envelope: internal error: scratch buffer smaller than JsonRpcClassification")
-	}
-}
-
-// The Go buffer is not smaller than the shim's scratch (a build fails here
-// otherwise).
-var _ [unsafe.Sizeof(classifyScratch{}) - C.JRE_SCRATCH]struct{}
+// The scratch holds a JsonRpcClassification (a build fails here otherwise).
+var _ [unsafe.Sizeof(classifyScratch{}) - unsafe.Sizeof(C.JsonRpcClassification{})]struct{}
 
 // Classify returns what line is and what it carries (SPEC §2, §3). The line
 // is one line of traffic without its LF (surrounding JSON whitespace, such as
@@ -338,25 +328,26 @@ var _ [unsafe.Sizeof(classifyScratch{}) - C.JRE_SCRATCH]struct{}
 func Classify(line []byte) Classification {
 	var it C.jre_item
 	var scratch classifyScratch
+	var kept C.uint8_t
 	sp := (*C.char)(unsafe.Pointer(&scratch[0]))
-	need := int(C.jre_classify(bytesPtr(line), C.size_t(len(line)), &it, sp, C.size_t(unsafe.Sizeof(scratch))))
+	need := int(C.jre_classify(bytesPtr(line), C.size_t(len(line)), &it, sp, C.size_t(unsafe.Sizeof(scratch)), &kept))
 	runtime.KeepAlive(line)
 	var strs []byte
-	if need > int(unsafe.Sizeof(scratch)) {
-		// The result did not fit: it was left in scratch, live.
+	if kept != 0 {
+		// The strings did not fit: the live result was left in scratch.
 		strs = make([]byte, need)
 		C.jre_classification_finish(sp, (*C.char)(unsafe.Pointer(&strs[0])))
 	} else if need > 0 {
-		// One allocation for all the strings, not zeroed first.
-		strs = append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&scratch[0])), need)...)
+		strs = make([]byte, need)
+		copy(strs, unsafe.Slice((*byte)(unsafe.Pointer(&scratch[0])), need))
 	}
 	var c Classification
 	c.set(&it, strs)
 	return c
 }
 
-// set fills c from it, whose strings are the first bytes of strs; it returns
-// the number of bytes of strs they took.
+// set fills c from it, whose strings (each followed by a NUL) are the first
+// bytes of strs; it returns the number of bytes of strs they took.
 func (c *Classification) set(it *C.jre_item, strs []byte) int {
 	c.Kind = Kind(it.kind)
 	c.IDKind = IDKind(it.id_kind)
@@ -378,28 +369,28 @@ func (c *Classification) set(it *C.jre_item, strs []byte) int {
 	if present&(1<<C.JRE_ID) != 0 {
 		n := int(it.str_len[C.JRE_ID])
 		c.ID = strs[off : off+n : off+n]
-		off += n
+		off += n + 1
 	}
 	if present&(1<<C.JRE_METHOD) != 0 {
 		n := int(it.str_len[C.JRE_METHOD])
 		c.Method = bytesString(strs[off : off+n])
 		c.HasMethod = true
-		off += n
+		off += n + 1
 	}
 	if present&(1<<C.JRE_REASON) != 0 {
 		n := int(it.str_len[C.JRE_REASON])
 		c.Reason = bytesString(strs[off : off+n])
-		off += n
+		off += n + 1
 	}
 	if present&(1<<C.JRE_REPLY_SERVER) != 0 {
 		n := int(it.str_len[C.JRE_REPLY_SERVER])
 		c.replyServer = strs[off : off+n : off+n]
-		off += n
+		off += n + 1
 	}
 	if present&(1<<C.JRE_REPLY_CLIENT) != 0 {
 		n := int(it.str_len[C.JRE_REPLY_CLIENT])
 		c.replyClient = strs[off : off+n : off+n]
-		off += n
+		off += n + 1
 	}
 	return off
 }

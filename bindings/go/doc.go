@@ -40,10 +40,10 @@
 // # Cost
 //
 // Classify makes one cgo call, in which the library allocates nothing for
-// almost every line (jsonrpc_classify_into, with a 1 KiB scratch on the C
-// stack): the line's bytes are passed without a copy, and the result's
-// texts come back through a stack buffer (a second call is made only for
-// results whose texts exceed 1 KiB). A Reader makes one cgo call per chunk
+// almost every line (jsonrpc_classify_into, with a 512-byte Go stack buffer
+// as its scratch): the line's bytes are passed without a copy, and the
+// result's texts are written straight into that buffer (a second call is
+// made only for results whose texts exceed it). A Reader makes one cgo call per chunk
 // it reads, whatever the number of lines in it.
 //
 // # Linking

@@ -171,9 +171,9 @@ func TestLargeResults(t *testing.T) {
 }
 
 // TestScratchBoundary sweeps results whose texts take from a few bytes to
-// past the 1 KiB scratch that Classify's shim gives jsonrpc_classify_into
-// (where the library allocates instead, and the shim takes its second,
-// copying call): every field must come out the same on both sides of it,
+// well past the 512-byte Go scratch that Classify gives
+// jsonrpc_classify_into (where the library allocates instead, and the shim
+// takes its second, copying call): every field must come out the same on both sides of it,
 // and as the Reader (jsonrpc_classify_lines) and InvalidReply give it.
 func TestScratchBoundary(t *testing.T) {
 	var data []byte
@@ -182,9 +182,9 @@ func TestScratchBoundary(t *testing.T) {
 		method := strings.Repeat("m", 500)
 		lines := []string{
 			// The id, the reason and two replies that echo the id: past
-			// 1 KiB from n = 240 or so on.
+			// 512 bytes from n = 70 or so on.
 			`{"jsonrpc":"2.0","id":` + id + `,"method":7}`,
-			// The id and the method: past 1 KiB from n = 520 or so on.
+			// The id and the method: past 512 bytes from n = 10 or so on.
 			`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"}`,
 		}
 		for i, line := range lines {

@@ -293,6 +293,12 @@ pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRp
 /// allocation, as in `jsonrpc_classify`. `scratch` may be NULL (with any
 /// length): then this is `jsonrpc_classify` writing to `*out`.
 ///
+/// Strings in `scratch` stand back to back from its first byte, each
+/// followed by its NUL, in the order `id`, `method`, `reason`,
+/// `reply_server`, `reply_client` (absent ones take no room), so a binding
+/// can copy the used bytes in one piece and find each string by the
+/// lengths alone.
+///
 /// Afterwards `out->storage` is NULL when the result owns no memory: then
 /// freeing it is optional, and its strings stay valid while `scratch` is
 /// neither changed nor freed. When `out->storage` is not NULL, free the
