@@ -533,18 +533,30 @@ class LineReader {
     std::size_t held = buffer_.size();
     buffer_.resize(held + bytes.size());
     std::memcpy(buffer_.data() + held, bytes.data(), bytes.size());
+    line_ended_ = line_ended_ || std::memchr(bytes.data(), '\n', bytes.size()) != nullptr;
   }
 
   /// Every complete line held now; with `end_of_stream`, also a last line
   /// without LF (and a too_long line still open). If an allocation throws,
   /// it throws before the stream's state changes.
   [[nodiscard]] Lines take(bool end_of_stream = false) {
+    // The library is called only when it can return or consume something: a
+    // line has ended, the stream has, the bytes held pass the limit, or an
+    // over-long line is being dropped. Otherwise it would return nothing,
+    // and rescanning a long line held in part at every take() would cost
+    // time quadratic in its length.
+    if (!line_ended_ && !end_of_stream && buffer_.size() <= effective_max_line() && state_.too_long_bytes == 0) {
+      return Lines();
+    }
     std::vector<char> rest;
     rest.reserve(buffer_.size());  // nothing below allocates once the call ran
     Lines lines;
     lines.raw_ = jsonrpc_classify_lines(detail::bytes(std::string_view(buffer_.data(), buffer_.size())),
                                         buffer_.size(), end_of_stream, &state_);
     std::size_t consumed = lines.raw_.consumed < buffer_.size() ? lines.raw_.consumed : buffer_.size();
+    // What is left after the last LF has none (unless the call failed and
+    // consumed nothing).
+    line_ended_ = !lines.ok();
     if (lines.raw_.count == 0) {
       buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(consumed));
       return lines;
@@ -566,8 +578,16 @@ class LineReader {
   [[nodiscard]] const JsonRpcLineState& state() const noexcept { return state_; }
 
  private:
+  // The header: "0 means the default, 16 MiB".
+  static constexpr std::size_t kDefaultMaxLine = std::size_t{16} << 20;
+
+  [[nodiscard]] std::size_t effective_max_line() const noexcept {
+    return state_.max_line == 0 ? kDefaultMaxLine : state_.max_line;
+  }
+
   std::vector<char> buffer_;
   JsonRpcLineState state_{};
+  bool line_ended_ = false;  // an LF was appended since the library's last call
 };
 
 }  // namespace jsonrpc

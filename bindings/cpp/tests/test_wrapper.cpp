@@ -583,6 +583,31 @@ TEST(LineReader, LinesOutliveTheReaderAndMoves) {
   EXPECT_TRUE(target.empty());
 }
 
+// A long line that arrives in many pieces comes out once, whole, when its
+// LF arrives; until then take() returns nothing and the reader holds it
+// all (without calling the library over it again at every piece).
+TEST(LineReader, LongLineInManyPieces) {
+  const std::string line = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"m\",\"params\":\"" +
+                           std::string(std::size_t{2} << 20, 'p') + "\"}";
+  jsonrpc::LineReader reader;
+  const std::size_t piece = 4096;
+  for (std::size_t pos = 0; pos < line.size(); pos += piece) {
+    reader.append(std::string_view(line).substr(pos, piece));
+    ASSERT_TRUE(reader.take().empty()) << "at " << pos;
+    ASSERT_EQ(reader.buffered(), std::min(pos + piece, line.size()));
+  }
+  reader.append("\n{}");
+  jsonrpc::Lines lines = reader.take();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].text(), line);
+  EXPECT_EQ(lines[0].classification().kind(), Kind::request);
+  EXPECT_EQ(lines[0].classification().id(), "7");
+  EXPECT_EQ(reader.buffered(), 2u);
+  jsonrpc::Lines last = reader.finish();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].text(), "{}");
+}
+
 TEST(LineReader, MovedReaderKeepsItsStream) {
   jsonrpc::LineReader a(5);
   a.append("12345678");  // over the limit, dropped as it comes
