@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"testing"
+	"time"
 )
 
 // benchLines are MCP lines of the usual size (about 180 bytes): a tool call,
@@ -120,4 +121,50 @@ func BenchmarkClassifyParallel(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// BenchmarkInterleaved: Classify, the Reader and encoding/json in turns,
+// each over a batch of the same lines, so that all three see the same
+// moments of a shared machine's load (the benchmarks above run one after
+// another, and such a machine's speed drifts between them). It reports the
+// mean ns per line of each, and how many times faster than encoding/json
+// Classify and the Reader are, from the same run.
+func BenchmarkInterleaved(b *testing.B) {
+	const batch = 256
+	var classify, reader, decode time.Duration
+	rd := NewReader(newCycle())
+	lines := 0
+	for b.Loop() {
+		start := time.Now()
+		for i := range batch {
+			sinkClassification = Classify(benchLines[i%len(benchLines)])
+		}
+		classify += time.Since(start)
+		start = time.Now()
+		for range batch {
+			ln, err := rd.Next()
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkClassification = ln.Classification
+		}
+		reader += time.Since(start)
+		start = time.Now()
+		for i := range batch {
+			var m rawEnvelope
+			if err := json.Unmarshal(benchLines[i%len(benchLines)], &m); err != nil {
+				b.Fatal(err)
+			}
+			sinkRaw = m
+		}
+		decode += time.Since(start)
+		lines += batch
+	}
+	perLine := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(lines) }
+	b.ReportMetric(perLine(classify), "Classify-ns/line")
+	b.ReportMetric(perLine(reader), "Reader-ns/line")
+	b.ReportMetric(perLine(decode), "encoding/json-ns/line")
+	b.ReportMetric(float64(decode)/float64(classify), "Classify-x-faster")
+	b.ReportMetric(float64(decode)/float64(reader), "Reader-x-faster")
+	b.ReportMetric(0, "ns/op")
 }
