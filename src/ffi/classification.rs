@@ -149,7 +149,7 @@ impl JsonRpcClassification {
     /// # Safety
     /// A given `scratch` must be valid for writes of its length while the
     /// result is in use.
-    #[inline]
+    #[inline(always)]
     pub(super) unsafe fn new_in(c: &Classification<'_>, scratch: Option<(*mut u8, usize)>) -> JsonRpcClassification {
         let texts = Texts::of(c);
         let size = texts.size();
@@ -161,20 +161,21 @@ impl JsonRpcClassification {
         if store.failed() {
             return JsonRpcClassification::failed(c"out of memory");
         }
-        let result = JsonRpcClassification::written(c, &texts, |text| store.push(text));
-        JsonRpcClassification { storage: store.into_raw().cast(), ..result }
+        let strings = texts.placed(|text| store.push(text));
+        JsonRpcClassification::with_strings(c, strings, store.into_raw().cast())
     }
 
-    /// The C form of `c`, each of its `texts` handed to `place`, which puts
-    /// it where the result will find it (`None` if it cannot); `storage` is
-    /// left NULL for the caller to set.
-    #[inline]
-    pub(super) fn written(
+    /// The C form of `c`, with `strings` placed by `Texts::placed` and the
+    /// allocation that holds them. Every field is computed before the
+    /// result is built, so that the compiler writes it straight where it
+    /// goes (`*out` of `jsonrpc_classify_into`) rather than building it on
+    /// the stack and copying it.
+    #[inline(always)]
+    pub(super) fn with_strings(
         c: &Classification<'_>,
-        texts: &Texts,
-        mut place: impl FnMut(&[u8]) -> Option<JsonRpcStr>,
+        [id, method, reason, reply_server, reply_client]: [JsonRpcStr; 5],
+        storage: *mut c_void,
     ) -> JsonRpcClassification {
-        let mut push = |text: Option<&str>| text.and_then(|t| place(t.as_bytes())).unwrap_or(JsonRpcStr::ABSENT);
         JsonRpcClassification {
             kind: kind(c.kind),
             id_kind: id_kind(c.id_kind),
@@ -182,17 +183,17 @@ impl JsonRpcClassification {
             has_result: c.has_result,
             has_error: c.has_error,
             names_no_request: c.names_no_request,
-            id: push(texts.id),
-            method: push(texts.method),
-            reason: push(texts.reason.as_deref()),
-            reply_server: push(texts.reply_server.as_deref()),
-            reply_client: push(texts.reply_client.as_deref()),
+            id,
+            method,
+            reason,
+            reply_server,
+            reply_client,
             id_span: span(c.spans.id),
             method_span: span(c.spans.method),
             params_span: span(c.spans.params),
             result_span: span(c.spans.result),
             error_span: span(c.spans.error),
-            storage: std::ptr::null_mut(),
+            storage,
         }
     }
 }
@@ -217,6 +218,20 @@ impl<'c> Texts<'c> {
             reply_server: c.reply(Role::Server),
             reply_client: c.reply(Role::Client),
         }
+    }
+
+    /// Each text handed to `place`, which puts it where the result will
+    /// find it (`None` if it cannot), in the order of the result's fields.
+    #[inline(always)]
+    pub(super) fn placed(&self, mut place: impl FnMut(&[u8]) -> Option<JsonRpcStr>) -> [JsonRpcStr; 5] {
+        let mut push = |text: Option<&str>| text.and_then(|t| place(t.as_bytes())).unwrap_or(JsonRpcStr::ABSENT);
+        [
+            push(self.id),
+            push(self.method),
+            push(self.reason.as_deref()),
+            push(self.reply_server.as_deref()),
+            push(self.reply_client.as_deref()),
+        ]
     }
 
     /// Bytes needed to store them, a NUL after each.

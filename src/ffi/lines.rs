@@ -145,12 +145,13 @@ fn item(event: LineEvent<'_>, texts: &mut Vec<u8>) -> JsonRpcLine {
     let (offset, len, classification) = match event {
         LineEvent::Line { offset, line } => {
             let c = classify(line);
-            let classification = JsonRpcClassification::written(&c, &Texts::of(&c), |text| {
+            let strings = Texts::of(&c).placed(|text| {
                 let at = texts.len();
                 texts.extend_from_slice(text);
                 texts.push(0);
                 Some(JsonRpcStr { ptr: std::ptr::without_provenance(at + 1), len: text.len() })
             });
+            let classification = JsonRpcClassification::with_strings(&c, strings, std::ptr::null_mut());
             (offset, line.len(), classification)
         }
         LineEvent::TooLong { offset, len } => (offset, len, JsonRpcClassification::NONE),
