@@ -311,7 +311,7 @@ def test_the_scratch_overflows_into_an_allocation_that_is_freed() -> None:
     status = _ffi.lib.jsonrpc_classify_into(REQUEST, len(REQUEST), out, ctypes.addressof(scratch), len(scratch))
     assert status == 0 and not out.storage and out.id.ptr == ctypes.addressof(scratch)
     je.classify(line)
-    assert _api._free_slots and not any(slot[0].storage for slot in _api._free_slots)
+    assert _api._free_slots and not any(slot[1]._obj.storage for slot in _api._free_slots)
 
 
 def test_a_call_interrupting_another_on_the_same_thread_gets_its_own_slot(
@@ -350,7 +350,7 @@ def test_the_classify_into_arguments_are_the_declared_types() -> None:
     # keeps the GIL.
     assert _ffi.classify_into.restype is None and _ffi.classify_into.argtypes is None
     assert _ffi.classify_into._flags_ & ctypes._FUNCFLAG_PYTHONAPI
-    out, out_ref, scratch, view, base = _api._new_slot()
+    image, out_ref, scratch, view, base = _api._new_slot()
     assert argtypes[0] is ctypes.c_char_p  # given `bytes`, passed as is
     # The sizes are what the declared type's own conversion makes of them.
     assert argtypes[1] is argtypes[4] is ctypes.c_size_t
@@ -361,4 +361,6 @@ def test_the_classify_into_arguments_are_the_declared_types() -> None:
     for argtype, arg in zip(argtypes[2:4], (out_ref, scratch)):
         assert argtype.from_param(arg) is arg  # a pointer, taken as it is
     assert ctypes.cast(scratch, ctypes.c_void_p).value == base
-    assert type(out) is _ffi.JsonRpcClassification and out_ref._obj is out
+    out = out_ref._obj
+    assert type(out) is _ffi.JsonRpcClassification
+    assert image.obj is out and image.nbytes == ctypes.sizeof(out) and image.format == "B"

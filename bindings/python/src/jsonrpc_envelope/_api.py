@@ -15,7 +15,8 @@ Speed notes, since a host reads pipes through this:
   arguments are ready-made ctypes argument objects (``_ffi.classify_into``,
   ``_length``), which spares a conversion and an allocation per argument.
 * A classification is copied out of the library as one ``bytes`` image of
-  its C structure (``rec``); fields are decoded from it only when asked for.
+  its C structure (``rec``, by ``tobytes()`` of a memoryview over the
+  reused result); fields are decoded from it only when asked for.
 * The id text is sliced from the line (the header: "exactly the line's bytes
   at ``id_span``"). The method is sliced from the line too when the library's
   decoded method is as long as the raw string without its quotes (the
@@ -196,28 +197,31 @@ def _picker(*paths: str, codes: Optional[str] = None) -> Tuple[struct.Struct, in
     return struct.Struct(fmt), start
 
 
-# What classify() and read_messages() look at before the result is freed.
+# What classify() and read_messages() look at before the result is freed:
+# whether any string must be copied from the library: a reason or a reply,
+# or a method with an escape (decoded shorter than its raw text). The
+# method's pointer is not read here (a pointer makes a new int object): a
+# method that is not a string has none, which `Classification.method` reads
+# from the image.
 _PICK, _PICK_AT = _picker(
     "kind",
-    "method.ptr",
     "method.len",
     "reason.ptr",
     "reply_server.ptr",
     "reply_client.ptr",
     "method_span.len",
-    codes="I" + _WORD_CODE * 6,
+    codes="I" + _WORD_CODE * 5,
 )
 # The same, and the storage of a jsonrpc_classify_into result.
 _PICK_OUT, _ = _picker(
     "kind",
-    "method.ptr",
     "method.len",
     "reason.ptr",
     "reply_server.ptr",
     "reply_client.ptr",
     "method_span.len",
     "storage",
-    codes="I" + _WORD_CODE * 7,
+    codes="I" + _WORD_CODE * 6,
 )
 # The four strings that are copied from the library when needed.
 _STRS, _STRS_AT = _picker(
@@ -565,9 +569,9 @@ class Classification(tuple):  # type: ignore[type-arg]
 def _from_rec(rec: bytes, line: bytes, role: Optional[Role]) -> Classification:
     """A Classification from a live result's image (strings are copied now,
     so call it before the result is freed)."""
-    code, m_ptr, m_len, r_ptr, s_ptr, c_ptr, m_span = _PICK.unpack_from(rec, _PICK_AT)
+    code, m_len, r_ptr, s_ptr, c_ptr, m_span = _PICK.unpack_from(rec, _PICK_AT)
     strings = None
-    if r_ptr or s_ptr or c_ptr or (m_ptr and m_len + 2 != m_span):
+    if r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
         strings = _copy_strings(rec)
     kind = _KIND_BY_CODE[code] if code < _KIND_CODES else None
     if kind is None:
@@ -580,13 +584,15 @@ def _from_rec(rec: bytes, line: bytes, role: Optional[Role]) -> Classification:
 
 def _new_slot() -> Tuple[Any, ...]:
     """A result and a scratch buffer for one ``jsonrpc_classify_into`` call at
-    a time: (out, &out, &scratch), the first two of them as the call is given
-    them (see _ffi.classify_into), then the scratch's bytes as a memoryview
-    and its address, for reading strings back."""
+    a time: the result's bytes as a memoryview (whose ``tobytes()`` takes
+    its image: a third of the time of ``bytes()`` of the structure, which
+    asks ctypes for a buffer at every call), then &out and &scratch as the
+    call is given them (see _ffi.classify_into), then the scratch's bytes as
+    a memoryview and its address, for reading strings back."""
     out = JsonRpcClassification()
     scratch = (ctypes.c_ubyte * SCRATCH_SIZE)()
     return (
-        out,
+        memoryview(out).cast("B"),
         ctypes.byref(out),
         ctypes.byref(scratch),  # a uint8_t * to its first byte
         memoryview(scratch).cast("B"),
@@ -642,7 +648,7 @@ def classify(
         slot = _take_slot()
     except IndexError:
         slot = _new_slot()
-    out, out_ref, scratch, view, base = slot
+    image, out_ref, scratch, view, base = slot
     n = len(data)
     length = (_LENGTHS[n] if n < _LENGTHS_CACHED else None) or _length(n)
     storage = True  # until read: jsonrpc_classification_free is always correct
@@ -651,12 +657,10 @@ def classify(
         # the slot's scratch, or (when they did not fit) in its storage.
         # What is needed is copied out before the slot is given back.
         _classify_into(data, length, out_ref, scratch, _SCRATCH_LEN)
-        rec = bytes(out)
-        code, m_ptr, m_len, r_ptr, s_ptr, c_ptr, m_span, storage = (
-            _PICK_OUT.unpack_from(rec, _PICK_AT)
-        )
+        rec = image.tobytes()
+        code, m_len, r_ptr, s_ptr, c_ptr, m_span, storage = _PICK_OUT.unpack_from(rec, _PICK_AT)
         strings = None
-        if r_ptr or s_ptr or c_ptr or (m_ptr and m_len + 2 != m_span):
+        if r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
             mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
             strings = (
                 _scratch_text(view, base, mp, ml),
