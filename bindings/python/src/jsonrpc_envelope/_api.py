@@ -327,11 +327,12 @@ def _copy_strings(rec: bytes) -> Tuple[Optional[str], ...]:
 # ---- the classification ----------------------------------------------------
 
 # A Classification is a tuple (kind, line, rec, strings, role), opaque to
-# callers: building one is a single C-level call, which read_messages does
-# for a whole chunk at once. `rec` is the bytes image of the C result (its
-# pointers are dangling and never followed); `strings` is None, or the
+# callers: building one is a single C-level call, Classification(fields)
+# (tuple's own constructor; a third faster than tuple.__new__(cls, fields),
+# which parses its arguments in Python's slot wrapper), which read_messages
+# makes for a whole chunk at once. `rec` is the bytes image of the C result
+# (its pointers are dangling and never followed); `strings` is None, or the
 # (method, reason, reply_server, reply_client) copied from the library.
-_new = tuple.__new__
 
 
 class Classification(tuple):  # type: ignore[type-arg]
@@ -563,7 +564,7 @@ class Classification(tuple):  # type: ignore[type-arg]
         return f"Classification({', '.join(parts)})"
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        return (_new, (Classification, tuple(self)))
+        return (Classification, (tuple(self),))
 
 
 def _from_rec(rec: bytes, line: bytes, role: Optional[Role]) -> Classification:
@@ -579,7 +580,7 @@ def _from_rec(rec: bytes, line: bytes, role: Optional[Role]) -> Classification:
         raise EnvelopeError(
             f"the library could not classify the line (kind {code}): {reason or 'no reason given'}"
         )
-    return _new(Classification, (kind, line, rec, strings, role))
+    return Classification((kind, line, rec, strings, role))
 
 
 def _new_slot() -> Tuple[Any, ...]:
@@ -677,7 +678,7 @@ def classify(
         raise EnvelopeError(
             f"the library could not classify the line: {strings and strings[1] or 'no reason given'}"
         )
-    return _new(Classification, (kind, data, rec, strings, role))
+    return Classification((kind, data, rec, strings, role))
 
 
 # ---- the single-string calls -------------------------------------------------
@@ -943,7 +944,7 @@ def _fast_items(raw: bytes, count: int, data: bytes, role: Optional[Role]) -> An
     recs = [rec for (rec,) in _RECS.iter_unpack(raw)]
     return zip(
         lines,
-        map(_new, repeat(Classification), zip(kinds, lines, recs, repeat(None), repeat(role))),
+        map(Classification, zip(kinds, lines, recs, repeat(None), repeat(role))),
     )
 
 
