@@ -52,15 +52,16 @@ BENCHES := bench-rust bench-memory
 test: $(TESTS)
 
 test-lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --all-targets --features panic-test -- -D warnings
 	$(CARGO) fmt --check --manifest-path fuzz/Cargo.toml
 	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
 
 # Unit tests, vectors through the Rust API and the C ABI, header drift,
 # exported symbols, the CLI, JSONTestSuite.
 test-rust:
-	$(CARGO) test
+	$(CARGO) test --workspace
 
 # The C vector test against the debug library, under valgrind and under
 # ASan/UBSan (whose runtime must really be linked: checked with nm).
@@ -84,7 +85,7 @@ $(DEBUG_LIB)/libjsonrpc_envelope.so: FORCE
 	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
 $(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE
-	$(CARGO) build --release
+	$(CARGO) build --release --workspace
 	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
 $(BUILD)/test_vectors: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
@@ -130,7 +131,7 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
 
-FUZZ_TARGETS := classify envelope log_value lines c_abi scanners
+FUZZ_TARGETS := classify envelope log_value reader c_abi scanners
 FUZZ_SECONDS ?= 300
 FUZZ := RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
 

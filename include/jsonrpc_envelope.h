@@ -29,8 +29,14 @@
  * The ABI version this header describes. It changes whenever a type or a
  * function changes incompatibly; a binding compares it with
  * `jsonrpc_abi_version()` when it loads and refuses a different library.
+ *
+ * Version 2 (library 0.1.0): the stream reader (`JsonRpcReader`,
+ * `JsonRpcBatch`, `JsonRpcLine` with its line number) replaces
+ * `jsonrpc_classify_lines`, `JsonRpcLines` and `JsonRpcLineState`; a
+ * too-long line is `JSONRPC_KIND_TOO_LONG`; the names and the default line
+ * limit are exported (`jsonrpc_kind_name`, `jsonrpc_default_max_line`, ...).
  */
-#define JSONRPC_ABI_VERSION 1
+#define JSONRPC_ABI_VERSION 2
 
 /**
  * What a line is (SPEC §2). Values are fixed and never reused.
@@ -41,10 +47,9 @@ enum JsonRpcKind
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
   /**
-   * Not a classification: a zeroed or freed result, an item of
-   * `jsonrpc_classify_lines` that is `too_long`, or a call that failed
-   * inside the library (out of memory, or a caught internal fault; its
-   * `reason` says which). No input line is ever classified so.
+   * Not a classification: a zeroed or freed result, or a call that
+   * failed inside the library (out of memory, or a caught internal fault;
+   * its `reason` says which). No input line is ever classified so.
    */
   JSONRPC_KIND_NONE = 0,
   JSONRPC_KIND_EMPTY = 1,
@@ -56,6 +61,12 @@ enum JsonRpcKind
   JSONRPC_KIND_NOTIFICATION = 7,
   JSONRPC_KIND_RESPONSE = 8,
   JSONRPC_KIND_NOT_JSONRPC = 9,
+  /**
+   * A line of a stream over the reader's limit (`JsonRpcLine`): never
+   * held whole, owed no reply in either role, and carrying nothing else.
+   * `jsonrpc_classify` never gives it.
+   */
+  JSONRPC_KIND_TOO_LONG = 10,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -109,6 +120,9 @@ enum JsonRpcStatus
    * A required pointer was NULL, or a NULL buffer had a non-zero length.
    */
   JSONRPC_STATUS_NULL_ARGUMENT = 2,
+  /**
+   * An allocation failed; the call changed nothing the caller sees.
+   */
   JSONRPC_STATUS_OUT_OF_MEMORY = 3,
   /**
    * A fault inside the library, caught before it reached the caller.
@@ -150,6 +164,20 @@ typedef enum JsonRpcRole JsonRpcRole;
 typedef uint32_t JsonRpcRole;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
+
+/**
+ * A stream reader (SPEC §6): it takes a stream's bytes as they are read
+ * and hands back each line they complete, classified. It owns the
+ * stream's buffering: lines end at LF; a line over its limit is dropped as
+ * it arrives and reported once, as `JSONRPC_KIND_TOO_LONG`, when its end
+ * is seen; the bytes it holds stay within the limit plus what one call
+ * hands in; a long line arriving in small pieces costs linear time.
+ *
+ * Opaque: made by `jsonrpc_reader_new`, freed by `jsonrpc_reader_free`.
+ * One stream, one reader; a reader may move between threads, but only one
+ * thread may use it at a time.
+ */
+typedef struct JsonRpcReader JsonRpcReader;
 
 /**
  * A string inside a result, as a pointer and a length in bytes. It is
@@ -247,62 +275,6 @@ typedef struct JsonRpcClassification {
 } JsonRpcClassification;
 
 /**
- * One line of a buffer. For a complete line, `offset` and `len` locate it
- * in the buffer (LF excluded; a CR before the LF stays in the line), and
- * `classification` is what `jsonrpc_classify` gives for it, spans counted
- * from the line's first byte. For a line over the limit, `too_long` is
- * true, `len` is its whole length (which may exceed the buffer), `offset`
- * is where its last part starts in this buffer, and `classification` is
- * `JSONRPC_KIND_NONE`: such a line gets no reply in either role.
- */
-typedef struct JsonRpcLine {
-  size_t offset;
-  size_t len;
-  bool too_long;
-  struct JsonRpcClassification classification;
-} JsonRpcLine;
-
-/**
- * The answer of `jsonrpc_classify_lines`: `count` items at `items`, in the
- * order of the buffer, and `consumed`, the bytes of the buffer the caller
- * is done with (up to and including the last LF, or an over-long line's
- * bytes). The caller owns it and frees it, once, with `jsonrpc_lines_free`.
- * On a status other than `JSONRPC_STATUS_OK` there are no items and
- * nothing is consumed. The items' classifications own nothing themselves
- * (their `storage` is NULL): their strings live in the result's one block.
- */
-typedef struct JsonRpcLines {
-  JsonRpcStatus status;
-  struct JsonRpcLine *items;
-  size_t count;
-  size_t consumed;
-  /**
-   * Private to the library: the one allocation that holds every item's
-   * strings. Never change it.
-   */
-  void *storage;
-} JsonRpcLines;
-
-/**
- * What `jsonrpc_classify_lines` keeps between one buffer and the next. The
- * caller owns it: zero it before the first call of a stream (`{0}`), set
- * `max_line` if it wants, and pass the same one with every buffer of the
- * stream. Never change `too_long_bytes`. One stream, one state, one thread
- * at a time.
- */
-typedef struct JsonRpcLineState {
-  /**
-   * Lines longer than this many bytes (LF excluded) are reported as
-   * `too_long` and never held whole; 0 means the default, 16 MiB.
-   */
-  size_t max_line;
-  /**
-   * Bytes of an over-long line already consumed; private to the library.
-   */
-  size_t too_long_bytes;
-} JsonRpcLineState;
-
-/**
  * A string the caller owns, as a pointer and a length in bytes, followed by
  * a NUL byte. Free it with `jsonrpc_string_free`, once. `ptr` is NULL when
  * there is no string (see the function that returned it).
@@ -311,6 +283,48 @@ typedef struct JsonRpcString {
   char *ptr;
   size_t len;
 } JsonRpcString;
+
+/**
+ * One line read by a `JsonRpcReader`.
+ *
+ * `number` counts the stream's lines from 1 (too-long lines included).
+ * `len` is the line's length in bytes, LF excluded (a CR before the LF
+ * stays in the line, as JSON whitespace). A line within the limit stands
+ * at `offset` in its batch's `bytes`, and `classification` is what
+ * `jsonrpc_classify` gives for it, its spans counted from the line's
+ * first byte and its strings in the batch's `texts` (its `storage` is
+ * NULL: it owns nothing). A line over the limit has the kind
+ * `JSONRPC_KIND_TOO_LONG`, an `offset` of 0, and nothing else.
+ */
+typedef struct JsonRpcLine {
+  uint64_t number;
+  size_t offset;
+  size_t len;
+  struct JsonRpcClassification classification;
+} JsonRpcLine;
+
+/**
+ * The lines one call of a reader completed, in order: `count` items at
+ * `items`. Their bytes stand in `bytes` (`bytes_len` bytes: each line
+ * with its LF, but the last line of a stream that had none), and every
+ * string of their classifications in `texts` (`texts_len` bytes: the
+ * strings of the first item, then of the next, each followed by its NUL,
+ * in the order `id`, `method`, `reason`, `reply_server`, `reply_client`),
+ * so a binding can copy the batch in three pieces and find each string by
+ * the lengths alone.
+ *
+ * Borrowed: everything a batch points to belongs to the reader and stays
+ * valid until the reader's next call (feed, end or free). Pointers of an
+ * empty part may be NULL.
+ */
+typedef struct JsonRpcBatch {
+  const struct JsonRpcLine *items;
+  size_t count;
+  const uint8_t *bytes;
+  size_t bytes_len;
+  const char *texts;
+  size_t texts_len;
+} JsonRpcBatch;
 
 /**
  * The answer of `jsonrpc_invalid_reply`. When `status` is
@@ -396,48 +410,6 @@ JsonRpcStatus jsonrpc_classify_into(const uint8_t *line,
 void jsonrpc_classification_free(struct JsonRpcClassification *classification);
 
 /**
- * Classifies every complete line of a buffer in one call (SPEC §6).
- *
- * The caller reads its stream into a buffer and passes the bytes it has
- * not yet consumed followed by what it read since. Lines end at LF. Each
- * complete line becomes an item; at the end of the stream
- * (`end_of_stream` true) a last line without LF does too. The caller then
- * drops `consumed` bytes from the front of its buffer and keeps the rest.
- * A line longer than `state->max_line` is consumed as it arrives (so the
- * caller never holds more than `max_line` bytes of it) and reported once,
- * as a `too_long` item, when its end is seen.
- *
- * `buf` and `len` are read as by `jsonrpc_classify`; NULL with a non-zero
- * length, or a NULL `state`, gives `JSONRPC_STATUS_NULL_ARGUMENT`.
- *
- * Memory: each item costs `sizeof(JsonRpcLine)` plus its strings, so the
- * result grows with the number of lines in the buffer; pass buffers of a
- * bounded size. 16 to 32 KiB suits a pipe: larger buffers make results
- * large enough for `malloc` to map and unmap them on every call, which
- * costs more than the calls they save.
- *
- * Thread-safe for distinct states.
- *
- * # Safety
- * A non-NULL `buf` must be valid for reads of `len` bytes; a non-NULL
- * `state` must point to a `JsonRpcLineState` no other thread is using.
- */
-struct JsonRpcLines jsonrpc_classify_lines(const uint8_t *buf,
-                                           size_t len,
-                                           bool end_of_stream,
-                                           struct JsonRpcLineState *state);
-
-/**
- * Frees a `JsonRpcLines` and every classification in it, and sets it to
- * all zeros, so a second call does nothing. NULL is ignored.
- *
- * # Safety
- * `lines` is NULL or points to a result of `jsonrpc_classify_lines` (or a
- * zeroed one), unchanged, that no other thread is using.
- */
-void jsonrpc_lines_free(struct JsonRpcLines *lines);
-
-/**
  * A peer's bytes rendered for one log line (SPEC §5): compact JSON, or
  * UTF-8 with invalid sequences replaced; control, line-separator and bidi
  * characters escaped as `\uXXXX`; at most 256 UTF-16 units, then `…`.
@@ -454,12 +426,98 @@ void jsonrpc_lines_free(struct JsonRpcLines *lines);
 struct JsonRpcString jsonrpc_log_value(const uint8_t *data, size_t len);
 
 /**
+ * The name of a `JsonRpcKind` value as the vectors spell it (`"request"`,
+ * `"too_long"`, ...): a static NUL-terminated string that the caller must
+ * not free. NULL for a value that is no kind (`JSONRPC_KIND_NONE`
+ * included). Thread-safe.
+ */
+const char *jsonrpc_kind_name(uint32_t kind);
+
+/**
+ * The name of a `JsonRpcIdKind` value (`"absent"`, `"null"`, ...), as
+ * `jsonrpc_kind_name` gives kinds': static, NULL for no id kind.
+ * Thread-safe.
+ */
+const char *jsonrpc_id_kind_name(uint32_t id_kind);
+
+/**
+ * The name of a `JsonRpcRole` value (`"server"`, `"client"`): static,
+ * NULL for no role. Thread-safe.
+ */
+const char *jsonrpc_role_name(uint32_t role);
+
+/**
+ * The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.
+ */
+size_t jsonrpc_default_max_line(void);
+
+/**
+ * A new reader for one stream, whose lines may be `max_line` bytes long
+ * (LF excluded); 0 means the default, `jsonrpc_default_max_line()`.
+ *
+ * Returns a reader the caller owns and frees with `jsonrpc_reader_free`,
+ * or NULL when memory runs out. Thread-safe.
+ */
+struct JsonRpcReader *jsonrpc_reader_new(size_t max_line);
+
+/**
+ * Hands the reader the next `len` bytes of its stream, as read, and gives
+ * back in `*out` the lines they complete (none when they end no line).
+ *
+ * `data` and `len` are read as by `jsonrpc_classify`, during the call
+ * only; `(NULL, 0)` is no bytes. What `*out` describes belongs to the
+ * reader and stays valid until its next call (see `JsonRpcBatch`); copy
+ * what you keep.
+ *
+ * Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
+ * `reader` or `out` is NULL, or `data` is NULL with a non-zero length;
+ * `JSONRPC_STATUS_OUT_OF_MEMORY` when memory ran out, and then the
+ * reader has taken none of the bytes (the call may be repeated with the
+ * same ones); `JSONRPC_STATUS_INTERNAL_ERROR` after a fault inside the
+ * library, after which the reader fails every call but the free. On any
+ * status but OK, `*out` (if not NULL) is an empty batch.
+ *
+ * # Safety
+ * `reader` is NULL or a live reader that no other thread is using; a
+ * non-NULL `data` must be valid for reads of `len` bytes; a non-NULL `out`
+ * valid for writing one `JsonRpcBatch`.
+ */
+JsonRpcStatus jsonrpc_reader_feed(struct JsonRpcReader *reader,
+                                  const uint8_t *data,
+                                  size_t len,
+                                  struct JsonRpcBatch *out);
+
+/**
+ * Ends the reader's stream, and gives back in `*out` its last line when it
+ * had no LF (or a too-long line being dropped). Afterwards the reader is
+ * as new, for another stream, with line numbers from 1 again.
+ *
+ * Statuses and the lifetime of `*out` are as for `jsonrpc_reader_feed`; on
+ * `JSONRPC_STATUS_OUT_OF_MEMORY` the stream has not ended.
+ *
+ * # Safety
+ * As for `jsonrpc_reader_feed`.
+ */
+JsonRpcStatus jsonrpc_reader_end(struct JsonRpcReader *reader, struct JsonRpcBatch *out);
+
+/**
+ * Frees a reader and everything it holds (its last batch included). NULL
+ * is ignored.
+ *
+ * # Safety
+ * `reader` is NULL or a reader from `jsonrpc_reader_new` that has not been
+ * freed and that no other thread is using.
+ */
+void jsonrpc_reader_free(struct JsonRpcReader *reader);
+
+/**
  * The one reply owed for a line by the endpoint in `role` (SPEC §4): a
  * JSON-RPC error response, byte for byte, with no line break; or none.
  *
  * `line` and `len` are read as by `jsonrpc_classify` (NULL with a non-zero
  * length is a parse error). `role` is a `JsonRpcRole` value; any other
- * value gives `JSONRPC_STATUS_UNKNOWN_ROLE` and no text.
+ * value gives `JSONRPC_STATUS_UNKNOWN_ROLE` and no text. When memory runs
+ * out the status is `JSONRPC_STATUS_OUT_OF_MEMORY`, with no text.
  *
  * The same text is in a classification's `reply_server` or `reply_client`;
  * this call is for a host that wants only the reply. Thread-safe.

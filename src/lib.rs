@@ -2,25 +2,30 @@
 //! exactly as `SPEC.md` says, for every host language: Rust through this
 //! crate, and C, C++, Python and Go through the C ABI in [`ffi`].
 //!
-//! The layers, each a module: [`scan`] validates a line and finds its
-//! top-level members; [`rules`] decides its kind and what it carries;
-//! [`reply`] and [`log_text`] write the texts; [`lines`] splits a stream.
-//! All of them are safe Rust, but for [`ffi`] and the scanner's vector
-//! code (`scan/blocks.rs`, `scan/simd.rs`, `scan/utf8.rs`).
+//! The layers, each a module, each using only those before it: [`scan`]
+//! validates a line of JSON and reports its root object's members;
+//! [`rules`] decides the line's kind and what it carries; [`reply`] and
+//! [`log_text`] write the texts; [`reader`] turns a stream into classified
+//! lines; [`ffi`] is the C ABI over all of them. Allocation that may fail
+//! goes through `fallible`. All of them are safe Rust, but for [`ffi`] and
+//! the scanner's vector code.
 
 #![deny(unsafe_code)]
 
+mod fallible;
 pub mod ffi;
-pub mod lines;
 pub mod log_text;
+mod names;
+pub mod reader;
 pub mod reply;
 pub mod rules;
 pub mod scan;
 
-pub use lines::{DEFAULT_MAX_LINE, LineEvent, LineState, Lines, lines};
+pub use fallible::OutOfMemory;
 pub use log_text::{LOG_VALUE_MAX_UNITS, log_value};
+pub use reader::{Batch, DEFAULT_MAX_LINE, Line, Reader, TOO_LONG};
 pub use reply::{Role, UnknownRole, invalid_reply};
-pub use rules::{Classification, IdKind, InvalidRequest, Kind, Reason, Spans, classify};
+pub use rules::{Classification, IdKind, InvalidRequest, Kind, Reason, Spans, classify, try_classify};
 pub use scan::{ParseError, Span, ValueKind};
 
 /// The library's version, as Cargo knows it.

@@ -3,18 +3,35 @@
 
 use std::fmt::Write;
 
+use crate::fallible::{self, OutOfMemory};
 use crate::scan;
 
 /// The longest log text, in UTF-16 code units, before the ellipsis.
 pub const LOG_VALUE_MAX_UNITS: usize = 256;
 
+/// The most bytes a log text can take: each unit is at most three bytes of
+/// UTF-8 (an escape is six bytes for six units), then the ellipsis.
+pub(crate) const LOG_VALUE_MAX_BYTES: usize = 3 * LOG_VALUE_MAX_UNITS + '\u{2026}'.len_utf8();
+
 /// Renders `bytes` for a log line (SPEC §5). Reads only as far as the output
 /// needs, beyond one validating pass, so a huge value costs no huge string.
+/// Like `Vec`, it aborts the process when memory runs out (only a value
+/// nested over a thousand levels deep needs any beyond the text).
 pub fn log_value(bytes: &[u8]) -> String {
-    let mut text = LogText::default();
-    if scan::is_json(bytes) {
+    let mut out = String::new();
+    write_log_value(bytes, &mut out).unwrap_or_else(|OutOfMemory| fallible::abort());
+    out
+}
+
+/// Writes the log text of `bytes` to `out`, at most `LOG_VALUE_MAX_BYTES`
+/// bytes. Fails only when the JSON check cannot get memory for a deeply
+/// nested value; `out` is then unchanged.
+pub(crate) fn write_log_value(bytes: &[u8], out: &mut impl Write) -> Result<(), OutOfMemory> {
+    let mut text = LogText { out, units: 0 };
+    if scan::is_json(bytes)? {
         for piece in compact_pieces(bytes) {
-            if !text.push_str(&String::from_utf8_lossy(piece)) {
+            // Valid JSON is UTF-8, and pieces end at ASCII bytes.
+            if !text.push_str(std::str::from_utf8(piece).unwrap_or("\u{FFFD}")) {
                 break;
             }
         }
@@ -26,7 +43,7 @@ pub fn log_value(bytes: &[u8]) -> String {
             }
         }
     }
-    text.out
+    Ok(())
 }
 
 /// The pieces of a valid JSON text between its whitespace outside strings.
@@ -54,28 +71,23 @@ fn needs_escape(c: char) -> bool {
         | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-#[derive(Default)]
-struct LogText {
-    out: String,
+struct LogText<'w, W> {
+    out: &'w mut W,
     units: usize,
 }
 
-impl LogText {
+impl<W: Write> LogText<'_, W> {
     /// Appends `c`, escaped where SPEC §5 says; false once the text is full
     /// (and cut, with the ellipsis).
     fn push(&mut self, c: char) -> bool {
         let escape = needs_escape(c);
         let units = if escape { 6 } else { c.len_utf16() };
         if self.units + units > LOG_VALUE_MAX_UNITS {
-            self.out.push('\u{2026}');
+            let _ = self.out.write_char('\u{2026}');
             return false;
         }
         self.units += units;
-        if escape {
-            let _ = write!(self.out, "\\u{:04x}", u32::from(c));
-        } else {
-            self.out.push(c);
-        }
+        let _ = if escape { write!(self.out, "\\u{:04x}", u32::from(c)) } else { self.out.write_char(c) };
         true
     }
 
@@ -110,6 +122,14 @@ mod tests {
         let mut exact = "a".repeat(250).into_bytes();
         exact.push(b'\n');
         assert_eq!(log_value(&exact), format!("{}\\u000a", "a".repeat(250)));
+    }
+
+    #[test]
+    fn no_text_outgrows_the_bound() {
+        for c in ['a', '\u{e9}', '\u{20ac}', '\u{1F600}', '\u{1}', '\u{2028}'] {
+            let input = c.to_string().repeat(400);
+            assert!(log_value(input.as_bytes()).len() <= super::LOG_VALUE_MAX_BYTES, "{c:?}");
+        }
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The one reply a line is owed (SPEC §4), byte for byte.
 
-use std::fmt::Write;
+use std::ffi::CStr;
+use std::fmt::{self, Write};
 use std::str::FromStr;
 
-use crate::rules::{Classification, Kind};
+use crate::rules::{Classification, InvalidRequest, Kind, with_article};
+use crate::scan::ValueKind;
 
 /// Which endpoint reads the line (SPEC §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -15,10 +17,16 @@ pub enum Role {
 }
 
 impl Role {
+    /// The role's name, as `FromStr` reads it.
     pub fn name(self) -> &'static str {
+        crate::names::text(self.c_name())
+    }
+
+    /// The same name, NUL-terminated, for the C ABI.
+    pub(crate) fn c_name(self) -> &'static CStr {
         match self {
-            Role::Server => "server",
-            Role::Client => "client",
+            Role::Server => c"server",
+            Role::Client => c"client",
         }
     }
 }
@@ -32,78 +40,127 @@ impl FromStr for Role {
     type Err = UnknownRole;
 
     fn from_str(name: &str) -> Result<Role, UnknownRole> {
-        match name {
-            "server" => Ok(Role::Server),
-            "client" => Ok(Role::Client),
-            other => Err(UnknownRole(other.to_owned())),
-        }
+        [Role::Server, Role::Client]
+            .into_iter()
+            .find(|role| role.name() == name)
+            .ok_or_else(|| UnknownRole(name.to_owned()))
     }
 }
 
 const PARSE_ERROR: i32 = -32700;
 const INVALID_REQUEST: i32 = -32600;
 
+/// What an owed reply says, before it is written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Owed<'c> {
+    /// The id it echoes, as JSON text.
+    pub id: &'c str,
+    pub code: i32,
+    pub message: Message,
+}
+
+/// A reply's message, to be written once and used for both roles' replies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Message {
+    Fixed(&'static str),
+    NotObject(ValueKind),
+    /// The same text as the line's reason.
+    InvalidRequest(InvalidRequest),
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Message::Fixed(text) => f.write_str(text),
+            Message::NotObject(kind) => {
+                write!(f, "Invalid Request: a message must be an object, not {}", with_article(*kind))
+            }
+            Message::InvalidRequest(fault) => fault.fmt(f),
+        }
+    }
+}
+
+impl Owed<'_> {
+    /// Writes `{"jsonrpc":"2.0","id":<ID>,"error":{"code":<CODE>,"message":<MESSAGE>}}`
+    /// with `message`, the text of `self.message`.
+    pub(crate) fn write(&self, message: &str, out: &mut impl Write) -> fmt::Result {
+        out.write_str(r#"{"jsonrpc":"2.0","id":"#)?;
+        out.write_str(self.id)?;
+        write!(out, r#","error":{{"code":{},"message":"#, self.code)?;
+        write_json_string(out, message)?;
+        out.write_str("}}")
+    }
+}
+
 impl Classification<'_> {
     /// The reply the endpoint in `role` owes for this line, or `None`.
     #[inline]
     pub fn reply(&self, role: Role) -> Option<String> {
-        // Most lines owe nothing: that answer inlines, the texts do not.
-        match (self.kind, role) {
-            (Kind::InvalidRequest, _) | (Kind::ParseError | Kind::Batch | Kind::NotObject, Role::Server) => {
-                self.reply_text()
-            }
-            _ => None,
-        }
+        // Most lines owe nothing: that answer inlines, the text does not.
+        let owed = self.owed(role)?;
+        Some(owed_text(&owed))
     }
 
-    fn reply_text(&self) -> Option<String> {
-        match self.kind {
-            Kind::InvalidRequest => {
-                let id = self.id.filter(|_| self.id_kind.is_echoable()).unwrap_or("null");
-                let message = self.reason.as_ref()?.to_string();
-                Some(error_reply(id, INVALID_REQUEST, &message))
+    /// What the reply owed in `role` says, or `None` when none is owed.
+    #[inline]
+    pub(crate) fn owed(&self, role: Role) -> Option<Owed<'_>> {
+        let (code, message) = match (self.kind, role) {
+            (Kind::InvalidRequest, _) => {
+                let Some(crate::Reason::InvalidRequest(fault)) = self.reason else { return None };
+                (INVALID_REQUEST, Message::InvalidRequest(fault))
             }
-            Kind::ParseError => Some(error_reply("null", PARSE_ERROR, "Parse error")),
-            Kind::Batch => {
-                Some(error_reply("null", INVALID_REQUEST, "Invalid Request: this server doesn't accept batches"))
+            (Kind::ParseError, Role::Server) => (PARSE_ERROR, Message::Fixed("Parse error")),
+            (Kind::Batch, Role::Server) => {
+                (INVALID_REQUEST, Message::Fixed("Invalid Request: this server doesn't accept batches"))
             }
-            Kind::NotObject => {
-                let message =
-                    format!("Invalid Request: a message must be an object, not {}", self.value?.with_article());
-                Some(error_reply("null", INVALID_REQUEST, &message))
-            }
-            _ => None,
-        }
+            (Kind::NotObject, Role::Server) => (INVALID_REQUEST, Message::NotObject(self.value?)),
+            _ => return None,
+        };
+        let id = match self.kind {
+            Kind::InvalidRequest => self.id.filter(|_| self.id_kind.is_echoable()).unwrap_or("null"),
+            _ => "null",
+        };
+        Some(Owed { id, code, message })
     }
 }
 
-/// `{"jsonrpc":"2.0","id":<ID>,"error":{"code":<CODE>,"message":<MESSAGE>}}`
-fn error_reply(id: &str, code: i32, message: &str) -> String {
-    let mut out = String::with_capacity(56 + id.len() + message.len());
-    out.push_str(r#"{"jsonrpc":"2.0","id":"#);
-    out.push_str(id);
-    let _ = write!(out, r#","error":{{"code":{code},"message":"#);
-    push_json_string(&mut out, message);
-    out.push_str("}}");
+#[cold]
+fn owed_text(owed: &Owed<'_>) -> String {
+    let message = owed.message.to_string();
+    let mut out = String::with_capacity(56 + owed.id.len() + message.len());
+    let _ = owed.write(&message, &mut out);
     out
 }
 
-fn push_json_string(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c < ' ' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
+fn write_json_string(out: &mut impl Write, text: &str) -> fmt::Result {
+    out.write_char('"')?;
+    let mut rest = text;
+    while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
+        out.write_str(&rest[..at])?;
+        match rest.as_bytes()[at] {
+            b'"' => out.write_str("\\\"")?,
+            b'\\' => out.write_str("\\\\")?,
+            byte => write!(out, "\\u{byte:04x}")?,
         }
+        rest = &rest[at + 1..];
     }
-    out.push('"');
+    out.write_str(rest)?;
+    out.write_char('"')
 }
 
 /// The reply owed for `line` in `role` (SPEC §4).
 pub fn invalid_reply(line: &[u8], role: Role) -> Option<String> {
     crate::classify(line).reply(role)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_json_string;
+
+    #[test]
+    fn messages_are_written_as_json_strings() {
+        let mut out = String::new();
+        write_json_string(&mut out, "a\"b\\c\u{1}d\u{e9}").unwrap();
+        assert_eq!(out, r#""a\"b\\c\u0001dé""#);
+    }
 }

@@ -1,6 +1,6 @@
 //! The C ABI's contract beyond the vectors: NULL and impossible inputs, bad
-//! roles, repeated frees, exported symbols, depth, and the many-lines call
-//! across every chunk boundary.
+//! roles, repeated frees, exported symbols, depth, names, and the stream
+//! reader across every chunk boundary.
 
 mod common;
 
@@ -66,7 +66,7 @@ fn frees_accept_null_and_repeat_harmlessly() {
     unsafe {
         jsonrpc_classification_free(std::ptr::null_mut());
         jsonrpc_string_free(std::ptr::null_mut());
-        jsonrpc_lines_free(std::ptr::null_mut());
+        jsonrpc_reader_free(std::ptr::null_mut());
     }
     let mut c = classify(br#"{"id":"x","method":"m"}"#);
     assert!(!c.storage.is_null());
@@ -78,12 +78,6 @@ fn frees_accept_null_and_repeat_harmlessly() {
     unsafe { jsonrpc_string_free(&mut text) };
     assert!(text.ptr.is_null());
     unsafe { jsonrpc_string_free(&mut text) };
-
-    let mut state = JsonRpcLineState { max_line: 0, too_long_bytes: 0 };
-    let mut lines = unsafe { jsonrpc_classify_lines(b"{}\n".as_ptr(), 3, false, &mut state) };
-    unsafe { jsonrpc_lines_free(&mut lines) };
-    assert!(lines.items.is_null() && lines.count == 0);
-    unsafe { jsonrpc_lines_free(&mut lines) };
 }
 
 #[test]
@@ -151,50 +145,68 @@ fn a_request_nested_a_million_levels_deep_classifies_on_a_small_stack() {
     assert_eq!(kind, JsonRpcKind::JSONRPC_KIND_REQUEST);
 }
 
-/// What a host sees of one line from the many-lines call.
+/// What a host sees of one line from a reader.
 #[derive(Debug, PartialEq)]
 enum Seen {
-    Line { len: usize, kind: JsonRpcKind, id: Option<Vec<u8>>, reply: Option<Vec<u8>> },
-    TooLong { len: usize },
+    Line { number: u64, bytes: Vec<u8>, kind: JsonRpcKind, id: Option<Vec<u8>>, reply: Option<Vec<u8>> },
+    TooLong { number: u64, len: usize },
 }
 
-/// Feeds `stream` to the many-lines call `chunk` bytes at a time, as a host
-/// does; returns what it saw and the most bytes it ever held.
-fn feed(stream: &[u8], chunk: usize, max_line: usize) -> (Vec<Seen>, usize) {
-    let mut state = JsonRpcLineState { max_line, too_long_bytes: 0 };
-    let mut held: Vec<u8> = Vec::new();
+/// A batch's lines, checked against the batch's layout promises: each
+/// line's bytes in `bytes`, each string in `texts`, back to back, in order.
+fn seen(batch: &JsonRpcBatch) -> Vec<Seen> {
+    let items =
+        if batch.count == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(batch.items, batch.count) } };
+    let bytes = if batch.bytes_len == 0 {
+        &[][..]
+    } else {
+        unsafe { std::slice::from_raw_parts(batch.bytes, batch.bytes_len) }
+    };
+    let mut text_at = batch.texts.cast::<u8>();
     let mut seen = Vec::new();
-    let mut most = 0;
-    let mut chunks = stream.chunks(chunk).peekable();
-    loop {
-        let piece = chunks.next().unwrap_or_default();
-        held.extend_from_slice(piece);
-        most = most.max(held.len());
-        let end = chunks.peek().is_none();
-        let mut lines = unsafe { jsonrpc_classify_lines(held.as_ptr(), held.len(), end, &mut state) };
-        assert_eq!(lines.status, JsonRpcStatus::JSONRPC_STATUS_OK);
-        let items = unsafe { std::slice::from_raw_parts(lines.items, lines.count) };
-        for item in items {
-            seen.push(if item.too_long {
-                assert_eq!(item.classification.kind, JsonRpcKind::JSONRPC_KIND_NONE);
-                Seen::TooLong { len: item.len }
-            } else {
-                let c = &item.classification;
-                Seen::Line {
-                    len: item.len,
-                    kind: c.kind,
-                    id: str_of(c.id).map(<[u8]>::to_vec),
-                    reply: str_of(c.reply_server).map(<[u8]>::to_vec),
-                }
-            });
+    for item in items {
+        let c = &item.classification;
+        assert!(c.storage.is_null(), "a batch's items own nothing");
+        if c.kind == JsonRpcKind::JSONRPC_KIND_TOO_LONG {
+            assert!(c.id.ptr.is_null() && c.reason.ptr.is_null() && item.offset == 0);
+            seen.push(Seen::TooLong { number: item.number, len: item.len });
+            continue;
         }
-        held.drain(..lines.consumed);
-        unsafe { jsonrpc_lines_free(&mut lines) };
-        if end {
-            assert!(held.is_empty(), "everything is consumed at the end of the stream");
-            return (seen, most);
+        for s in [c.id, c.method, c.reason, c.reply_server, c.reply_client] {
+            if !s.ptr.is_null() {
+                assert_eq!(s.ptr.cast::<u8>(), text_at, "strings stand back to back in texts");
+                text_at = unsafe { text_at.add(s.len + 1) };
+            }
         }
+        let line = bytes[item.offset..item.offset + item.len].to_vec();
+        assert_eq!(c.kind, classify(&line).kind);
+        seen.push(Seen::Line {
+            number: item.number,
+            bytes: line,
+            kind: c.kind,
+            id: str_of(c.id).map(<[u8]>::to_vec),
+            reply: str_of(c.reply_server).map(<[u8]>::to_vec),
+        });
     }
+    assert_eq!(text_at, unsafe { batch.texts.cast::<u8>().add(batch.texts_len) }, "texts holds the strings only");
+    seen
+}
+
+/// Feeds `stream` to a reader `chunk` bytes at a time, as a host does.
+fn feed(stream: &[u8], chunk: usize, max_line: usize) -> Vec<Seen> {
+    let reader = jsonrpc_reader_new(max_line);
+    assert!(!reader.is_null());
+    let mut out = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
+    let mut all = Vec::new();
+    for piece in stream.chunks(chunk) {
+        let status = unsafe { jsonrpc_reader_feed(reader, piece.as_ptr(), piece.len(), out.as_mut_ptr()) };
+        assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+        all.extend(seen(unsafe { out.assume_init_ref() }));
+    }
+    assert_eq!(unsafe { jsonrpc_reader_end(reader, out.as_mut_ptr()) }, JsonRpcStatus::JSONRPC_STATUS_OK);
+    all.extend(seen(unsafe { out.assume_init_ref() }));
+    unsafe { jsonrpc_reader_free(reader) };
+    all
 }
 
 fn vector_stream(separator: &[u8]) -> (Vec<u8>, usize) {
@@ -204,50 +216,71 @@ fn vector_stream(separator: &[u8]) -> (Vec<u8>, usize) {
 }
 
 #[test]
-fn the_many_lines_call_gives_the_same_lines_at_every_chunk_size() {
+fn the_reader_gives_the_same_lines_at_every_chunk_size() {
     for separator in [&b"\n"[..], b"\r\n"] {
         let (stream, count) = vector_stream(separator);
-        let (whole, _) = feed(&stream, stream.len(), 0);
+        let whole = feed(&stream, stream.len(), 0);
         assert_eq!(whole.len(), count);
-        for (seen, line) in whole.iter().zip(stream.split(|&b| b == b'\n')) {
-            let Seen::Line { kind, .. } = seen else { panic!("no line is too long") };
-            let c = classify(line);
-            assert_eq!(*kind, c.kind);
+        for ((seen, line), number) in whole.iter().zip(stream.split(|&b| b == b'\n')).zip(1..) {
+            let Seen::Line { bytes, number: n, .. } = seen else { panic!("no line is too long") };
+            assert_eq!((bytes.as_slice(), *n), (line, number));
         }
         for chunk in 1..=70 {
-            assert_eq!(feed(&stream, chunk, 0).0, whole, "chunk size {chunk}");
+            assert_eq!(feed(&stream, chunk, 0), whole, "chunk size {chunk}");
         }
     }
 }
 
 #[test]
-fn a_too_long_line_is_reported_once_and_never_held_whole() {
+fn a_too_long_line_is_reported_once_with_its_number() {
     let mut stream = br#"{"jsonrpc":"2.0","id":1,"method":"a"}"#.to_vec();
     stream.push(b'\n');
     stream.extend(std::iter::repeat_n(b'x', 1000));
     stream.extend_from_slice(b"\n[]\n");
     stream.extend(std::iter::repeat_n(b' ', 300));
     for chunk in [1, 7, 64, 100, 5000] {
-        let (seen, most) = feed(&stream, chunk, 100);
+        let seen = feed(&stream, chunk, 100);
         assert_eq!(seen.len(), 4, "chunk {chunk}: {seen:?}");
-        assert!(matches!(seen[0], Seen::Line { kind: JsonRpcKind::JSONRPC_KIND_REQUEST, .. }));
-        assert_eq!(seen[1], Seen::TooLong { len: 1000 });
-        assert!(matches!(seen[2], Seen::Line { kind: JsonRpcKind::JSONRPC_KIND_BATCH, .. }));
-        assert_eq!(seen[3], Seen::TooLong { len: 300 }, "the unterminated last line is too long too");
-        if chunk < 100 {
-            assert!(most <= 100 + chunk, "chunk {chunk}: held {most} bytes");
-        }
+        assert!(matches!(seen[0], Seen::Line { number: 1, kind: JsonRpcKind::JSONRPC_KIND_REQUEST, .. }));
+        assert_eq!(seen[1], Seen::TooLong { number: 2, len: 1000 });
+        assert!(matches!(seen[2], Seen::Line { number: 3, kind: JsonRpcKind::JSONRPC_KIND_BATCH, .. }));
+        assert_eq!(seen[3], Seen::TooLong { number: 4, len: 300 }, "the unterminated last line is too long too");
     }
 }
 
 #[test]
-fn bad_many_lines_arguments_are_errors() {
-    let mut state = JsonRpcLineState { max_line: 0, too_long_bytes: 0 };
-    let lines = unsafe { jsonrpc_classify_lines(b"x\n".as_ptr(), 2, false, std::ptr::null_mut()) };
-    assert_eq!(lines.status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
-    let lines = unsafe { jsonrpc_classify_lines(std::ptr::null(), 2, false, &mut state) };
-    assert_eq!(lines.status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
-    assert!(lines.items.is_null() && lines.consumed == 0);
+fn bad_reader_arguments_are_errors() {
+    let mut out = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
+    let status = unsafe { jsonrpc_reader_feed(std::ptr::null_mut(), b"x\n".as_ptr(), 2, out.as_mut_ptr()) };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+    let batch = unsafe { out.assume_init_ref() };
+    assert!(batch.items.is_null() && batch.count == 0, "an empty batch on failure");
+    let reader = jsonrpc_reader_new(0);
+    let status = unsafe { jsonrpc_reader_feed(reader, std::ptr::null(), 2, out.as_mut_ptr()) };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+    let status = unsafe { jsonrpc_reader_feed(reader, b"x\n".as_ptr(), 2, std::ptr::null_mut()) };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+    let status = unsafe { jsonrpc_reader_end(reader, std::ptr::null_mut()) };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+    // (NULL, 0) is no bytes, and the reader still works.
+    let status = unsafe { jsonrpc_reader_feed(reader, std::ptr::null(), 0, out.as_mut_ptr()) };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+    assert_eq!(unsafe { out.assume_init_ref() }.count, 0);
+    let status = unsafe { jsonrpc_reader_feed(reader, b"x\n".as_ptr(), 2, out.as_mut_ptr()) };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+    assert_eq!(unsafe { out.assume_init_ref() }.count, 1);
+    unsafe { jsonrpc_reader_free(reader) };
+}
+
+#[test]
+fn names_and_the_default_limit_come_from_the_library() {
+    let name = |ptr: *const std::ffi::c_char| unsafe { std::ffi::CStr::from_ptr(ptr) }.to_str().unwrap();
+    assert_eq!(name(jsonrpc_kind_name(JsonRpcKind::JSONRPC_KIND_INVALID_REQUEST as u32)), "invalid_request");
+    assert_eq!(name(jsonrpc_kind_name(JsonRpcKind::JSONRPC_KIND_TOO_LONG as u32)), "too_long");
+    assert!(jsonrpc_kind_name(JsonRpcKind::JSONRPC_KIND_NONE as u32).is_null());
+    assert_eq!(name(jsonrpc_id_kind_name(JsonRpcIdKind::JSONRPC_ID_BOOLEAN as u32)), "boolean");
+    assert_eq!(name(jsonrpc_role_name(JsonRpcRole::JSONRPC_ROLE_CLIENT as u32)), "client");
+    assert_eq!(jsonrpc_default_max_line(), 16 * 1024 * 1024);
 }
 
 fn built_library() -> PathBuf {
@@ -270,10 +303,16 @@ fn the_shared_library_exports_only_prefixed_symbols() {
         "jsonrpc_classification_free",
         "jsonrpc_classify",
         "jsonrpc_classify_into",
-        "jsonrpc_classify_lines",
+        "jsonrpc_default_max_line",
+        "jsonrpc_id_kind_name",
         "jsonrpc_invalid_reply",
-        "jsonrpc_lines_free",
+        "jsonrpc_kind_name",
         "jsonrpc_log_value",
+        "jsonrpc_reader_end",
+        "jsonrpc_reader_feed",
+        "jsonrpc_reader_free",
+        "jsonrpc_reader_new",
+        "jsonrpc_role_name",
         "jsonrpc_string_free",
         "jsonrpc_version",
     ];

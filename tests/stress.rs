@@ -4,7 +4,7 @@
 mod common;
 
 use jsonrpc_envelope::ffi::*;
-use jsonrpc_envelope::{Kind, LineEvent, LineState, classify, lines};
+use jsonrpc_envelope::{Kind, Line, Reader, classify};
 
 /// A C classification reduced to comparable values.
 fn c_summary(line: &[u8]) -> (JsonRpcKind, Vec<Option<Vec<u8>>>) {
@@ -47,31 +47,24 @@ fn eight_threads_through_the_c_abi_agree_with_one() {
 }
 
 #[test]
-fn a_gigabyte_line_passes_through_the_many_lines_call_in_bounded_memory() {
+fn a_gigabyte_line_passes_through_the_reader_in_bounded_memory() {
     const LINE: usize = 1 << 30;
     const LIMIT: usize = 16 << 20;
     const CHUNK: usize = 1 << 20;
     let chunk = vec![b'x'; CHUNK];
-    let mut state = LineState::new(LIMIT);
-    let mut held: Vec<u8> = Vec::new();
-    let mut most = 0;
+    let mut reader = Reader::new(LIMIT);
     let mut events = Vec::new();
     let mut sent = 0;
     while sent <= LINE {
         let piece: &[u8] = if sent == LINE { b"\n{}\n" } else { &chunk };
         sent += if sent == LINE { 1 } else { piece.len() };
-        held.extend_from_slice(piece);
-        most = most.max(held.len());
-        let mut found = lines(&held, false, &mut state);
-        events.extend(found.by_ref().map(|e| match e {
-            LineEvent::Line { line, .. } => Err(classify(line).kind),
-            LineEvent::TooLong { len, .. } => Ok(len),
+        events.extend(reader.feed(piece).unwrap().map(|line| match line {
+            Line::Complete { classification, .. } => Err(classification.kind),
+            Line::TooLong { len, .. } => Ok(len),
         }));
-        let consumed = found.consumed();
-        held.drain(..consumed);
+        assert!(reader.held() <= LIMIT, "held {} bytes", reader.held());
     }
     assert_eq!(events, vec![Ok(LINE), Err(Kind::NotJsonRpc)]);
-    assert!(most <= LIMIT + CHUNK, "held {most} bytes");
 }
 
 #[test]

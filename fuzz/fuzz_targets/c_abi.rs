@@ -11,7 +11,7 @@ struct Call {
     null: bool,
     len_bias: u16,
     role: u32,
-    end_of_stream: bool,
+    cuts: Vec<u8>,
     max_line: u8,
 }
 
@@ -37,10 +37,37 @@ libfuzzer_sys::fuzz_target!(|call: Call| {
         assert_eq!(text.ptr.is_null(), call.null && len > 0);
         jsonrpc_string_free(&mut text);
 
-        let mut state = JsonRpcLineState { max_line: usize::from(call.max_line), too_long_bytes: 0 };
-        let mut lines = jsonrpc_classify_lines(ptr, len, call.end_of_stream, &mut state);
-        assert!(lines.consumed <= len);
-        jsonrpc_lines_free(&mut lines);
-        jsonrpc_lines_free(&mut lines);
+        // The reader, fed the line cut in pieces: every item within its
+        // batch (ASan checks the reads).
+        let reader = jsonrpc_reader_new(usize::from(call.max_line));
+        assert!(!reader.is_null());
+        let mut batch = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
+        let check = |status: JsonRpcStatus, batch: &JsonRpcBatch| {
+            assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+            for i in 0..batch.count {
+                let item = &*batch.items.add(i);
+                if item.classification.kind != JsonRpcKind::JSONRPC_KIND_TOO_LONG {
+                    assert!(item.offset + item.len <= batch.bytes_len);
+                    let _ = std::slice::from_raw_parts(batch.bytes.add(item.offset), item.len).to_vec();
+                }
+            }
+            let _ = std::slice::from_raw_parts(batch.texts.cast::<u8>(), batch.texts_len).to_vec();
+        };
+        if call.null {
+            let status = jsonrpc_reader_feed(reader, ptr, len, batch.as_mut_ptr());
+            assert_eq!(status == JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT, len > 0);
+        } else {
+            let mut at = 0;
+            let mut cuts = call.cuts.iter().map(|&c| usize::from(c) + 1).cycle();
+            while at < call.line.len() {
+                let end = (at + cuts.next().unwrap_or(call.line.len())).min(call.line.len());
+                let status = jsonrpc_reader_feed(reader, call.line.as_ptr().add(at), end - at, batch.as_mut_ptr());
+                check(status, batch.assume_init_ref());
+                at = end;
+            }
+        }
+        let status = jsonrpc_reader_end(reader, batch.as_mut_ptr());
+        check(status, batch.assume_init_ref());
+        jsonrpc_reader_free(reader);
     }
 });

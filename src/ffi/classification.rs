@@ -2,19 +2,21 @@ use std::ffi::c_void;
 
 use super::JsonRpcStatus;
 use super::guard::guard;
-use super::input::classify_line;
-use super::text::{JsonRpcStr, Store};
-use crate::{Classification, IdKind, Kind, Role, Span};
+use super::input::{InputError, bytes};
+use super::text::{Block, Counter, Formatted, JsonRpcStr, Place};
+use crate::fallible::OutOfMemory;
+use crate::reply::{Message, Owed};
+use crate::rules::{Classification, IdKind, Kind, classify_undecoded};
+use crate::{Role, Span};
 
 /// What a line is (SPEC §2). Values are fixed and never reused.
 #[repr(u32)]
 #[allow(non_camel_case_types)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JsonRpcKind {
-    /// Not a classification: a zeroed or freed result, an item of
-    /// `jsonrpc_classify_lines` that is `too_long`, or a call that failed
-    /// inside the library (out of memory, or a caught internal fault; its
-    /// `reason` says which). No input line is ever classified so.
+    /// Not a classification: a zeroed or freed result, or a call that
+    /// failed inside the library (out of memory, or a caught internal fault;
+    /// its `reason` says which). No input line is ever classified so.
     JSONRPC_KIND_NONE = 0,
     JSONRPC_KIND_EMPTY = 1,
     JSONRPC_KIND_PARSE_ERROR = 2,
@@ -25,6 +27,10 @@ pub enum JsonRpcKind {
     JSONRPC_KIND_NOTIFICATION = 7,
     JSONRPC_KIND_RESPONSE = 8,
     JSONRPC_KIND_NOT_JSONRPC = 9,
+    /// A line of a stream over the reader's limit (`JsonRpcLine`): never
+    /// held whole, owed no reply in either role, and carrying nothing else.
+    /// `jsonrpc_classify` never gives it.
+    JSONRPC_KIND_TOO_LONG = 10,
 }
 
 /// What the `id` member holds (SPEC §3). Values are fixed and never reused.
@@ -137,35 +143,46 @@ impl JsonRpcClassification {
         JsonRpcClassification { reason: JsonRpcStr::from_static(why), ..JsonRpcClassification::NONE }
     }
 
-    /// The C form of `c`, with all its strings in one allocation.
-    pub(super) fn new(c: &Classification<'_>) -> JsonRpcClassification {
-        // SAFETY: no scratch buffer is given.
-        unsafe { JsonRpcClassification::new_in(c, None) }
+    /// The result of a call that failed: `JSONRPC_KIND_NONE`, with why.
+    pub(super) fn of_failure(failure: Failure) -> JsonRpcClassification {
+        JsonRpcClassification::failed(match failure {
+            Failure::OutOfMemory => c"out of memory",
+            Failure::Internal(why) => why,
+        })
     }
 
-    /// The C form of `c`, with its strings in `scratch` (pointer, length)
-    /// when they fit, and in one allocation otherwise.
+    /// The C form of the line at `(ptr, len)`, with its strings in
+    /// `scratch` (pointer, length) when they fit and in one allocation
+    /// otherwise.
     ///
     /// # Safety
-    /// A given `scratch` must be valid for writes of its length while the
-    /// result is in use.
+    /// A non-NULL `ptr` must be valid for reads of `len` bytes; a given
+    /// `scratch` valid for writes of its length while the result is in use,
+    /// and not overlapping the line.
     #[inline(always)]
-    pub(super) unsafe fn new_in(c: &Classification<'_>, scratch: Option<(*mut u8, usize)>) -> JsonRpcClassification {
-        let texts = Texts::of(c);
-        let size = texts.size();
-        let mut store = match scratch {
-            // SAFETY: the caller's buffer, valid by this function's contract.
-            Some((base, len)) if len >= size && !base.is_null() => unsafe { Store::borrowed(base, len) },
-            _ => Store::with_capacity(size),
+    pub(super) unsafe fn of_line(
+        ptr: *const u8,
+        len: usize,
+        scratch: Option<(*mut u8, usize)>,
+    ) -> Result<JsonRpcClassification, Failure> {
+        // SAFETY: passed on from the caller.
+        let (c, input_error) = match unsafe { bytes(ptr, len) } {
+            Ok(line) => (classify_undecoded(line)?, None),
+            Err(error) => (Classification::unreadable(), Some(error)),
         };
-        if store.failed() {
-            return JsonRpcClassification::failed(c"out of memory");
-        }
-        let strings = texts.placed(|text| store.push(text));
-        JsonRpcClassification::with_strings(c, strings, store.into_raw().cast())
+        let texts = Texts::of(&c, input_error).ok_or(Failure::Internal(c"internal error: a text outgrew its room"))?;
+        let size = texts.size();
+        let mut block = match scratch {
+            // SAFETY: the caller's buffer, valid and not overlapping the
+            // line by this function's contract.
+            Some((base, room)) if room >= size && !base.is_null() => unsafe { Block::borrowed(base, room) },
+            _ => Block::alloc(size)?,
+        };
+        let strings = texts.place(&mut block);
+        Ok(JsonRpcClassification::with_strings(&c, strings, block.into_raw().cast()))
     }
 
-    /// The C form of `c`, with `strings` placed by `Texts::placed` and the
+    /// The C form of `c`, with `strings` placed by `Texts::place` and the
     /// allocation that holds them. Every field is computed before the
     /// result is built, so that the compiler writes it straight where it
     /// goes (`*out` of `jsonrpc_classify_into`) rather than building it on
@@ -198,54 +215,168 @@ impl JsonRpcClassification {
     }
 }
 
-/// The strings a classification hands out, made before any is written so
-/// that their total size is known.
+/// Why a call could not classify a line.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Failure {
+    OutOfMemory,
+    Internal(&'static std::ffi::CStr),
+}
+
+impl From<OutOfMemory> for Failure {
+    fn from(_: OutOfMemory) -> Failure {
+        Failure::OutOfMemory
+    }
+}
+
+impl Failure {
+    pub(super) fn status(self) -> JsonRpcStatus {
+        match self {
+            Failure::OutOfMemory => JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY,
+            Failure::Internal(_) => JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
+        }
+    }
+}
+
+/// The strings a classification hands out, sized before any is written.
+/// Texts that need formatting (a reason, a reply's message) are formatted
+/// once, on the stack; a method with escapes is decoded straight into its
+/// place.
 pub(super) struct Texts<'c> {
     id: Option<&'c str>,
-    method: Option<&'c str>,
-    reason: Option<String>,
-    reply_server: Option<String>,
-    reply_client: Option<String>,
+    method: Option<Method<'c>>,
+    reason: Option<Formatted>,
+    replies: Option<Replies<'c>>,
+}
+
+struct Method<'c> {
+    /// As it stands in the line, between its quotes.
+    raw: &'c str,
+    escaped: bool,
+    len: usize,
+}
+
+/// The replies a line is owed, and their one message.
+struct Replies<'c> {
+    /// The message, where it is not the reason's text.
+    message: Option<Formatted>,
+    server: Option<(Owed<'c>, usize)>,
+    client: Option<(Owed<'c>, usize)>,
 }
 
 impl<'c> Texts<'c> {
-    #[inline]
-    pub(super) fn of(c: &'c Classification<'_>) -> Texts<'c> {
-        Texts {
-            id: c.id,
-            method: c.method.as_deref(),
-            reason: c.reason.map(|r| r.to_string()),
-            reply_server: c.reply(Role::Server),
-            reply_client: c.reply(Role::Client),
+    /// `c`'s strings; `input_error` is the reason of bytes that are not a
+    /// line. `None` only if a text outgrew the room for formatting it.
+    #[inline(always)]
+    pub(super) fn of(c: &'c Classification<'c>, input_error: Option<InputError>) -> Option<Texts<'c>> {
+        let method = c.method.as_deref().map(|raw| Method {
+            raw,
+            escaped: c.method_escaped,
+            len: if c.method_escaped { crate::scan::decoded_len(raw) } else { raw.len() },
+        });
+        let mut texts = Texts { id: c.id, method, reason: None, replies: None };
+        if matches!(c.kind, Kind::ParseError | Kind::InvalidRequest | Kind::Batch | Kind::NotObject) {
+            texts.unusual(c, input_error)?;
         }
+        Some(texts)
     }
 
-    /// Each text handed to `place`, which puts it where the result will
-    /// find it (`None` if it cannot), in the order of the result's fields.
-    #[inline(always)]
-    pub(super) fn placed(&self, mut place: impl FnMut(&[u8]) -> Option<JsonRpcStr>) -> [JsonRpcStr; 5] {
-        let mut push = |text: Option<&str>| text.and_then(|t| place(t.as_bytes())).unwrap_or(JsonRpcStr::ABSENT);
-        [
-            push(self.id),
-            push(self.method),
-            push(self.reason.as_deref()),
-            push(self.reply_server.as_deref()),
-            push(self.reply_client.as_deref()),
-        ]
+    /// The reason and the replies, which only lines that are not a message
+    /// have.
+    #[cold]
+    fn unusual(&mut self, c: &'c Classification<'c>, input_error: Option<InputError>) -> Option<()> {
+        self.reason = match (input_error, c.reason) {
+            (Some(error), _) => Some(Formatted::of(&error)?),
+            (None, Some(reason)) => Some(Formatted::of(&reason)?),
+            (None, None) => None,
+        };
+        let (server, client) = (c.owed(Role::Server), c.owed(Role::Client));
+        let Some(any) = server.or(client) else {
+            return Some(());
+        };
+        let message = match (any.message, &self.reason) {
+            (Message::InvalidRequest(_), Some(_)) => None,
+            (message, _) => Some(Formatted::of(&message)?),
+        };
+        let mut replies = Replies { message, server: None, client: None };
+        let text = replies.message.as_ref().or(self.reason.as_ref())?.as_str();
+        let sized = |owed: Owed<'c>| {
+            let mut counter = Counter::default();
+            owed.write(text, &mut counter).ok().map(|()| (owed, counter.0))
+        };
+        replies.server = server.and_then(sized);
+        replies.client = client.and_then(sized);
+        self.replies = Some(replies);
+        Some(())
     }
 
     /// Bytes needed to store them, a NUL after each.
+    #[inline(always)]
     pub(super) fn size(&self) -> usize {
-        let len = |text: Option<&str>| text.map_or(0, |t| t.len() + 1);
-        len(self.id)
-            + len(self.method)
-            + len(self.reason.as_deref())
-            + len(self.reply_server.as_deref())
-            + len(self.reply_client.as_deref())
+        let len = |len: Option<usize>| len.map_or(0, |len| len + 1);
+        let mut size = len(self.id.map(str::len)) + len(self.method.as_ref().map(|m| m.len));
+        if self.reason.is_some() || self.replies.is_some() {
+            size += self.unusual_size();
+        }
+        size
+    }
+
+    #[cold]
+    fn unusual_size(&self) -> usize {
+        let len = |len: Option<usize>| len.map_or(0, |len| len + 1);
+        let replies = self.replies.as_ref();
+        len(self.reason.as_ref().map(|r| r.as_str().len()))
+            + len(replies.and_then(|r| r.server.as_ref()).map(|s| s.1))
+            + len(replies.and_then(|r| r.client.as_ref()).map(|c| c.1))
+    }
+
+    /// Places each string, in the order of the result's fields (which is
+    /// also the order the scratch layout promises).
+    #[inline(always)]
+    pub(super) fn place(&self, place: &mut impl Place) -> [JsonRpcStr; 5] {
+        let id = self.id.map_or(JsonRpcStr::ABSENT, |id| place.place(id.len(), |to| copy(to, id)));
+        let method = self.method.as_ref().map_or(JsonRpcStr::ABSENT, |m| {
+            place.place(m.len, |to| {
+                if m.escaped {
+                    crate::scan::decode(m.raw, |piece| copy(to, piece));
+                } else {
+                    copy(to, m.raw);
+                }
+            })
+        });
+        if self.reason.is_none() && self.replies.is_none() {
+            return [id, method, JsonRpcStr::ABSENT, JsonRpcStr::ABSENT, JsonRpcStr::ABSENT];
+        }
+        let [reason, server, client] = self.place_unusual(place);
+        [id, method, reason, server, client]
+    }
+
+    #[cold]
+    fn place_unusual(&self, place: &mut impl Place) -> [JsonRpcStr; 3] {
+        let reason = self.reason.as_ref().map_or(JsonRpcStr::ABSENT, |r| {
+            let text = r.as_str();
+            place.place(text.len(), |to| copy(to, text))
+        });
+        let Some(replies) = &self.replies else {
+            return [reason, JsonRpcStr::ABSENT, JsonRpcStr::ABSENT];
+        };
+        let message = replies.message.as_ref().or(self.reason.as_ref()).map_or("", Formatted::as_str);
+        let mut reply = |owed: &Option<(Owed<'_>, usize)>| {
+            owed.as_ref().map_or(JsonRpcStr::ABSENT, |(owed, len)| {
+                place.place(*len, |to| {
+                    let _ = owed.write(message, to);
+                })
+            })
+        };
+        [reason, reply(&replies.server), reply(&replies.client)]
     }
 }
 
-fn kind(kind: Kind) -> JsonRpcKind {
+fn copy(to: &mut super::text::Cursor<'_>, text: &str) {
+    let _ = to.write_bytes(text.as_bytes());
+}
+
+/// The C kind of a classification's kind.
+pub(super) fn kind(kind: Kind) -> JsonRpcKind {
     match kind {
         Kind::Empty => JsonRpcKind::JSONRPC_KIND_EMPTY,
         Kind::ParseError => JsonRpcKind::JSONRPC_KIND_PARSE_ERROR,
@@ -259,7 +390,7 @@ fn kind(kind: Kind) -> JsonRpcKind {
     }
 }
 
-fn id_kind(kind: IdKind) -> JsonRpcIdKind {
+pub(super) fn id_kind(kind: IdKind) -> JsonRpcIdKind {
     match kind {
         IdKind::Absent => JsonRpcIdKind::JSONRPC_ID_ABSENT,
         IdKind::Null => JsonRpcIdKind::JSONRPC_ID_NULL,
@@ -295,8 +426,8 @@ fn span(span: Option<Span>) -> JsonRpcSpan {
 pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRpcClassification {
     guard(
         || JsonRpcClassification::failed(c"internal error in jsonrpc_classify"),
-        // SAFETY: passed on from the caller.
-        || JsonRpcClassification::new(&unsafe { classify_line(line, len) }),
+        // SAFETY: passed on from the caller; no scratch.
+        || unsafe { JsonRpcClassification::of_line(line, len, None) }.unwrap_or_else(JsonRpcClassification::of_failure),
     )
 }
 
@@ -349,9 +480,13 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
             JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR
         },
         || {
-            let c = unsafe { classify_line(line, len) };
-            unsafe { std::ptr::write(out, JsonRpcClassification::new_in(&c, Some((scratch, scratch_len)))) };
-            JsonRpcStatus::JSONRPC_STATUS_OK
+            let (result, status) =
+                match unsafe { JsonRpcClassification::of_line(line, len, Some((scratch, scratch_len))) } {
+                    Ok(result) => (result, JsonRpcStatus::JSONRPC_STATUS_OK),
+                    Err(failure) => (JsonRpcClassification::of_failure(failure), failure.status()),
+                };
+            unsafe { std::ptr::write(out, result) };
+            status
         },
     )
 }

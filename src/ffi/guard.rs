@@ -7,6 +7,22 @@ pub(super) fn guard<T>(on_panic: impl FnOnce() -> T, body: impl FnOnce() -> T) -
     catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| on_panic())
 }
 
+/// The input that makes an entry point panic inside, in a library built
+/// with the `panic-test` feature (never a release build), so that a test
+/// can show from C that the guard turns a panic into an error result.
+#[cfg(feature = "panic-test")]
+pub const PANIC_TEST_INPUT: &[u8] = b"jsonrpc-envelope panic-test: panic here";
+
+/// Panics on `PANIC_TEST_INPUT` when built for the panic test; nothing
+/// otherwise.
+#[inline(always)]
+pub(super) fn test_hook(_bytes: &[u8]) {
+    #[cfg(feature = "panic-test")]
+    if _bytes == PANIC_TEST_INPUT {
+        panic!("the panic test's panic, inside the library");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::guard;

@@ -1,6 +1,9 @@
+use std::mem::MaybeUninit;
+
 use super::guard::guard;
 use super::input::bytes;
-use super::text::JsonRpcString;
+use super::text::{Cursor, JsonRpcString};
+use crate::log_text::{LOG_VALUE_MAX_BYTES, write_log_value};
 
 /// A peer's bytes rendered for one log line (SPEC §5): compact JSON, or
 /// UTF-8 with invalid sequences replaced; control, line-separator and bidi
@@ -18,10 +21,22 @@ use super::text::JsonRpcString;
 pub unsafe extern "C" fn jsonrpc_log_value(data: *const u8, len: usize) -> JsonRpcString {
     guard(
         || JsonRpcString::NONE,
-        // SAFETY: passed on from the caller.
-        || match unsafe { bytes(data, len) } {
-            Ok(data) => JsonRpcString::new(crate::log_value(data).as_bytes()),
-            Err(_) => JsonRpcString::NONE,
+        || {
+            // SAFETY: passed on from the caller.
+            let Ok(data) = (unsafe { bytes(data, len) }) else {
+                return JsonRpcString::NONE;
+            };
+            // The text is bounded: written on the stack, then copied once.
+            let mut room = [MaybeUninit::uninit(); LOG_VALUE_MAX_BYTES];
+            let mut text = Cursor::new(&mut room);
+            if write_log_value(data, &mut text).is_err() {
+                return JsonRpcString::NONE;
+            }
+            let text = text.written();
+            JsonRpcString::new(text.len(), |to| {
+                let _ = to.write_bytes(text);
+            })
+            .unwrap_or(JsonRpcString::NONE)
         },
     )
 }

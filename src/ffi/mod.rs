@@ -7,6 +7,8 @@
 //! - Inputs are `(pointer, length)`; `(NULL, 0)` is empty input.
 //! - Every call runs inside a panic guard (`guard.rs`): a panic inside the
 //!   library becomes an error result, never an unwind into the host.
+//! - Every allocation may fail: a failure is an error result, never an
+//!   abort (`text.rs` and the `fallible` module).
 //! - No global or thread-local state: every function may be called from any
 //!   number of threads at once, and errors travel in the result.
 
@@ -15,8 +17,9 @@
 mod classification;
 mod guard;
 mod input;
-mod lines;
 mod log_value;
+mod names;
+mod reader;
 mod reply;
 mod text;
 mod version;
@@ -25,8 +28,14 @@ pub use classification::{
     JsonRpcClassification, JsonRpcIdKind, JsonRpcKind, JsonRpcSpan, jsonrpc_classification_free, jsonrpc_classify,
     jsonrpc_classify_into,
 };
-pub use lines::{JsonRpcLine, JsonRpcLineState, JsonRpcLines, jsonrpc_classify_lines, jsonrpc_lines_free};
+#[cfg(feature = "panic-test")]
+pub use guard::PANIC_TEST_INPUT;
 pub use log_value::jsonrpc_log_value;
+pub use names::{jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_name, jsonrpc_role_name};
+pub use reader::{
+    JsonRpcBatch, JsonRpcLine, JsonRpcReader, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free,
+    jsonrpc_reader_new,
+};
 pub use reply::{JsonRpcReply, JsonRpcRole, jsonrpc_invalid_reply};
 pub use text::{JsonRpcStr, JsonRpcString, jsonrpc_string_free};
 pub use version::{JSONRPC_ABI_VERSION, JsonRpcStatus, jsonrpc_abi_version, jsonrpc_version};

@@ -1,8 +1,10 @@
 use super::JsonRpcStatus;
 use super::guard::guard;
-use super::input::classify_line;
-use super::text::JsonRpcString;
+use super::input::bytes;
+use super::text::{Counter, Formatted, JsonRpcString};
 use crate::Role;
+use crate::fallible::OutOfMemory;
+use crate::rules::{Classification, classify_undecoded};
 
 /// Which endpoint reads the line (SPEC §4), passed as a `uint32_t`. Values
 /// are fixed and never reused; 0 is deliberately not a role.
@@ -16,6 +18,15 @@ pub enum JsonRpcRole {
     /// Reads a server's output (a host reading a server's stdout): only a
     /// clearly broken request is answered.
     JSONRPC_ROLE_CLIENT = 2,
+}
+
+/// The role a caller's `uint32_t` names, if any.
+pub(super) fn role(role: u32) -> Option<Role> {
+    match role {
+        r if r == JsonRpcRole::JSONRPC_ROLE_SERVER as u32 => Some(Role::Server),
+        r if r == JsonRpcRole::JSONRPC_ROLE_CLIENT as u32 => Some(Role::Client),
+        _ => None,
+    }
 }
 
 /// The answer of `jsonrpc_invalid_reply`. When `status` is
@@ -34,7 +45,8 @@ pub struct JsonRpcReply {
 ///
 /// `line` and `len` are read as by `jsonrpc_classify` (NULL with a non-zero
 /// length is a parse error). `role` is a `JsonRpcRole` value; any other
-/// value gives `JSONRPC_STATUS_UNKNOWN_ROLE` and no text.
+/// value gives `JSONRPC_STATUS_UNKNOWN_ROLE` and no text. When memory runs
+/// out the status is `JSONRPC_STATUS_OUT_OF_MEMORY`, with no text.
 ///
 /// The same text is in a classification's `reply_server` or `reply_client`;
 /// this call is for a host that wants only the reply. Thread-safe.
@@ -47,18 +59,30 @@ pub unsafe extern "C" fn jsonrpc_invalid_reply(line: *const u8, len: usize, role
     guard(
         || failed(JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR),
         || {
-            let role = match role {
-                r if r == JsonRpcRole::JSONRPC_ROLE_SERVER as u32 => Role::Server,
-                r if r == JsonRpcRole::JSONRPC_ROLE_CLIENT as u32 => Role::Client,
-                _ => return failed(JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_ROLE),
+            let Some(role) = self::role(role) else {
+                return failed(JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_ROLE);
             };
             // SAFETY: passed on from the caller.
-            let Some(reply) = unsafe { classify_line(line, len) }.reply(role) else {
+            let c = match unsafe { bytes(line, len) } {
+                Ok(line) => match classify_undecoded(line) {
+                    Ok(c) => c,
+                    Err(OutOfMemory) => return failed(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY),
+                },
+                Err(_) => Classification::unreadable(),
+            };
+            let Some(owed) = c.owed(role) else {
                 return failed(JsonRpcStatus::JSONRPC_STATUS_OK);
             };
-            match JsonRpcString::new(reply.as_bytes()) {
-                text if text.ptr.is_null() => failed(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY),
-                text => JsonRpcReply { status: JsonRpcStatus::JSONRPC_STATUS_OK, text },
+            let Some(message) = Formatted::of(&owed.message) else {
+                return failed(JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR);
+            };
+            let mut size = Counter::default();
+            let _ = owed.write(message.as_str(), &mut size);
+            match JsonRpcString::new(size.0, |to| {
+                let _ = owed.write(message.as_str(), to);
+            }) {
+                Ok(text) => JsonRpcReply { status: JsonRpcStatus::JSONRPC_STATUS_OK, text },
+                Err(OutOfMemory) => failed(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY),
             }
         },
     )

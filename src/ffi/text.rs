@@ -1,5 +1,14 @@
+//! Strings handed to C: borrowed views (`JsonRpcStr`), owned strings
+//! (`JsonRpcString`), and the places their bytes are written to. Every
+//! string is sized before it is written, so each result costs at most one
+//! allocation, and a failed one is an error result, never an abort.
+
 use std::ffi::c_char;
+use std::fmt;
+use std::mem::MaybeUninit;
 use std::ptr;
+
+use crate::fallible::OutOfMemory;
 
 /// A string inside a result, as a pointer and a length in bytes. It is
 /// borrowed: the result that holds it owns it, and it stays valid until that
@@ -36,17 +45,13 @@ pub struct JsonRpcString {
 impl JsonRpcString {
     pub(super) const NONE: JsonRpcString = JsonRpcString { ptr: ptr::null_mut(), len: 0 };
 
-    /// Copies `text` into a new `malloc` block with a NUL after it; `NONE`
-    /// when `malloc` fails.
-    pub(super) fn new(text: &[u8]) -> JsonRpcString {
-        let mut store = Store::with_capacity(text.len() + 1);
-        match store.push(text) {
-            Some(view) => {
-                let ptr = store.into_raw().cast::<c_char>();
-                JsonRpcString { ptr, len: view.len }
-            }
-            None => JsonRpcString::NONE,
-        }
+    /// A new `malloc` block holding `len` bytes, which `fill` writes, and a
+    /// NUL after them.
+    pub(super) fn new(len: usize, fill: impl FnOnce(&mut Cursor<'_>)) -> Result<JsonRpcString, OutOfMemory> {
+        let mut block = Block::alloc(len.checked_add(1).ok_or(OutOfMemory)?)?;
+        let text = block.place(len, fill);
+        let ptr = block.into_raw().cast::<c_char>();
+        Ok(JsonRpcString { ptr, len: text.len })
     }
 }
 
@@ -75,74 +80,120 @@ pub unsafe extern "C" fn jsonrpc_string_free(string: *mut JsonRpcString) {
     )
 }
 
+/// Writes text into the room a place gave it. Writing more than that room
+/// is an error, and sizes are computed before placing, so it never is.
+pub(super) struct Cursor<'a> {
+    room: &'a mut [MaybeUninit<u8>],
+    len: usize,
+}
+
+impl<'a> Cursor<'a> {
+    pub(super) fn new(room: &'a mut [MaybeUninit<u8>]) -> Cursor<'a> {
+        Cursor { room, len: 0 }
+    }
+
+    pub(super) fn write_bytes(&mut self, bytes: &[u8]) -> fmt::Result {
+        let to = self.room.get_mut(self.len..self.len + bytes.len()).ok_or(fmt::Error)?;
+        // SAFETY: `to` is `bytes.len()` writable bytes of ours, and `bytes`,
+        // a shared borrow, cannot overlap them.
+        unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), to.as_mut_ptr().cast::<u8>(), bytes.len()) };
+        self.len += bytes.len();
+        Ok(())
+    }
+
+    /// The bytes written so far.
+    pub(super) fn written(&self) -> &[u8] {
+        // SAFETY: the first `len` bytes of `room` were initialised by
+        // `write_bytes`, and stay borrowed from the cursor.
+        unsafe { std::slice::from_raw_parts(self.room.as_ptr().cast::<u8>(), self.len) }
+    }
+}
+
+impl fmt::Write for Cursor<'_> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.write_bytes(text.as_bytes())
+    }
+}
+
+/// Counts the bytes a text needs, without writing it.
+#[derive(Default)]
+pub(super) struct Counter(pub usize);
+
+impl fmt::Write for Counter {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.0 += text.len();
+        Ok(())
+    }
+}
+
+/// A text formatted on the stack, for the few texts that need formatting
+/// (reasons and reply messages): the longest is about 120 bytes.
+pub(super) struct Formatted {
+    bytes: [MaybeUninit<u8>; 192],
+    len: usize,
+}
+
+impl Formatted {
+    /// `value` formatted; `None` only if it is longer than the room, which
+    /// none of the library's texts is.
+    pub(super) fn of(value: &impl fmt::Display) -> Option<Formatted> {
+        let mut formatted = Formatted { bytes: [MaybeUninit::uninit(); 192], len: 0 };
+        let mut cursor = Cursor::new(&mut formatted.bytes);
+        fmt::write(&mut cursor, format_args!("{value}")).ok()?;
+        formatted.len = cursor.len;
+        Some(formatted)
+    }
+
+    pub(super) fn as_str(&self) -> &str {
+        // SAFETY: the first `len` bytes were initialised by the cursor, and
+        // stay borrowed from `self`.
+        let bytes = unsafe { std::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len) };
+        // Written by `fmt::write`, so whole UTF-8 text.
+        std::str::from_utf8(bytes).unwrap_or_default()
+    }
+}
+
+/// Where a result's strings go, each followed by a NUL, one after another.
+pub(super) trait Place {
+    /// Places a string of exactly `len` bytes, which `fill` writes, and its
+    /// NUL; returns the string as the result will find it. The caller has
+    /// made room for every string it places.
+    fn place(&mut self, len: usize, fill: impl FnOnce(&mut Cursor<'_>)) -> JsonRpcStr;
+}
+
 /// One block holding several NUL-terminated strings, so that a result costs
 /// one allocation however many strings it carries, and is freed by one
 /// `free` of its base pointer. The block is a `malloc` block of ours, or a
 /// caller's scratch buffer, which is never freed here.
-pub(super) struct Store {
+pub(super) struct Block {
     base: *mut u8,
     capacity: usize,
     used: usize,
     owned: bool,
 }
 
-impl Store {
-    /// A block for `capacity` bytes (NULs included); none when 0 bytes.
-    pub(super) fn with_capacity(capacity: usize) -> Store {
-        let base = if capacity == 0 {
-            ptr::null_mut()
-        } else {
-            // SAFETY: malloc has no preconditions; NULL is handled by `push`.
-            unsafe { libc::malloc(capacity).cast::<u8>() }
-        };
-        Store { base, capacity, used: 0, owned: true }
+impl Block {
+    /// A `malloc` block for `capacity` bytes (NULs included); none when 0.
+    pub(super) fn alloc(capacity: usize) -> Result<Block, OutOfMemory> {
+        if capacity == 0 {
+            return Ok(Block { base: ptr::null_mut(), capacity, used: 0, owned: true });
+        }
+        // SAFETY: malloc has no preconditions.
+        let base = unsafe { libc::malloc(capacity) }.cast::<u8>();
+        if base.is_null() {
+            return Err(OutOfMemory);
+        }
+        Ok(Block { base, capacity, used: 0, owned: true })
     }
 
     /// The caller's buffer of `capacity` bytes at `base`.
     ///
     /// # Safety
-    /// `base` must be valid for writes of `capacity` bytes while the store
-    /// and the strings written into it are in use.
-    pub(super) unsafe fn borrowed(base: *mut u8, capacity: usize) -> Store {
-        Store { base, capacity, used: 0, owned: false }
-    }
-
-    /// Whether the block could not be allocated.
-    pub(super) fn failed(&self) -> bool {
-        self.capacity > 0 && self.base.is_null()
-    }
-
-    /// Copies `text` and a NUL in; `None` if the block is missing or full.
-    pub(super) fn push(&mut self, text: &[u8]) -> Option<JsonRpcStr> {
-        if self.base.is_null() || self.capacity - self.used < text.len() + 1 {
-            return None;
-        }
-        // SAFETY: `used + text.len() + 1 <= capacity` bytes of the block are
-        // ours, and `text` cannot overlap a block we just allocated.
-        unsafe {
-            let at = self.base.add(self.used);
-            ptr::copy_nonoverlapping(text.as_ptr(), at, text.len());
-            *at.add(text.len()) = 0;
-            self.used += text.len() + 1;
-            Some(JsonRpcStr { ptr: at.cast_const().cast(), len: text.len() })
-        }
-    }
-
-    /// Copies `bytes` in as they are, at the start of an empty block sized
-    /// for them; returns where they start (dangling when there are none), or
-    /// `None` if the block is missing.
-    pub(super) fn push_block(&mut self, bytes: &[u8]) -> Option<*const c_char> {
-        if bytes.is_empty() {
-            return Some(ptr::NonNull::dangling().as_ptr());
-        }
-        if self.base.is_null() || self.used != 0 || self.capacity < bytes.len() {
-            return None;
-        }
-        // SAFETY: the block holds `capacity >= bytes.len()` bytes of ours,
-        // and `bytes` cannot overlap a block we just allocated.
-        unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), self.base, bytes.len()) };
-        self.used = bytes.len();
-        Some(self.base.cast_const().cast())
+    /// `base` must be non-NULL and valid for writes of `capacity` bytes
+    /// while the block and the strings placed in it are in use, and must not
+    /// overlap any bytes that are read while strings are placed.
+    pub(super) unsafe fn borrowed(base: *mut u8, capacity: usize) -> Block {
+        Block { base, capacity, used: 0, owned: false }
     }
 
     /// Hands an owned block to the result that will free it; NULL for a
@@ -154,11 +205,62 @@ impl Store {
     }
 }
 
-impl Drop for Store {
+impl Place for Block {
+    fn place(&mut self, len: usize, fill: impl FnOnce(&mut Cursor<'_>)) -> JsonRpcStr {
+        let room = self.capacity - self.used;
+        assert!(!self.base.is_null() && len < room, "a string placed without room");
+        // SAFETY: `base` is valid for writes of `capacity` bytes (our malloc
+        // block, or the caller's buffer by `borrowed`'s contract), of which
+        // `used..capacity` are not yet handed out; nothing else refers to
+        // them while the cursor writes.
+        let room = unsafe { std::slice::from_raw_parts_mut(self.base.add(self.used).cast::<MaybeUninit<u8>>(), room) };
+        let (text, nul) = room.split_at_mut(len);
+        let mut cursor = Cursor::new(text);
+        fill(&mut cursor);
+        assert_eq!(cursor.len, len, "a string not of the size it was given");
+        nul[0].write(0);
+        let ptr = text.as_ptr().cast::<c_char>();
+        self.used += len + 1;
+        JsonRpcStr { ptr, len }
+    }
+}
+
+impl Drop for Block {
     fn drop(&mut self) {
         if self.owned {
             // SAFETY: `base` is NULL or our own live malloc block.
             unsafe { libc::free(self.base.cast()) }
         }
+    }
+}
+
+/// Strings placed one after another in a growing buffer, each pointing at
+/// its offset (plus one, so that none is NULL) until the buffer is done
+/// growing and `JsonRpcStr::at` puts them in place.
+impl Place for Vec<u8> {
+    fn place(&mut self, len: usize, fill: impl FnOnce(&mut Cursor<'_>)) -> JsonRpcStr {
+        let at = self.len();
+        assert!(self.capacity() - at > len, "a string placed without room");
+        let room = &mut self.spare_capacity_mut()[..len + 1];
+        let (text, nul) = room.split_at_mut(len);
+        let mut cursor = Cursor::new(text);
+        fill(&mut cursor);
+        assert_eq!(cursor.len, len, "a string not of the size it was given");
+        nul[0].write(0);
+        // SAFETY: `len + 1` more bytes are initialised: the text and its NUL.
+        unsafe { self.set_len(at + len + 1) };
+        JsonRpcStr { ptr: ptr::without_provenance(at + 1), len }
+    }
+}
+
+impl JsonRpcStr {
+    /// A string placed in a `Vec<u8>` that now lives at `base`.
+    pub(super) fn at(self, base: *const c_char) -> JsonRpcStr {
+        if self.ptr.is_null() {
+            return self;
+        }
+        // The offset (plus one) the Vec placement gave it; `base` holds at
+        // least offset + len + 1 bytes, so the result stays inside it.
+        JsonRpcStr { ptr: base.wrapping_add(self.ptr.addr() - 1), len: self.len }
     }
 }

@@ -1,5 +1,7 @@
 use std::fmt;
 
+use crate::fallible::OutOfMemory;
+
 /// Why a line is not one valid JSON text in UTF-8. Every variant names the
 /// byte offset where the scanner stopped, so a person can find the fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -18,12 +20,27 @@ pub enum ParseError {
     BadUnicodeEscape(usize),
     #[error("bad number at byte {0}")]
     BadNumber(usize),
-    /// Only from the C ABI: a NULL pointer that claims to hold bytes.
-    #[error("a NULL pointer with a non-zero length ({0} bytes)")]
-    NullPointer(usize),
-    /// Only from the C ABI: a length no buffer can have.
-    #[error("a length of {0} bytes, more than any buffer can hold")]
-    TooLarge(usize),
+}
+
+/// Why a scan did not finish: the line is not JSON, or the scanner could not
+/// get memory for its nesting stack (only a line nested over a thousand
+/// levels deep needs any).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScanError {
+    Parse(ParseError),
+    OutOfMemory,
+}
+
+impl From<ParseError> for ScanError {
+    fn from(error: ParseError) -> ScanError {
+        ScanError::Parse(error)
+    }
+}
+
+impl From<OutOfMemory> for ScanError {
+    fn from(_: OutOfMemory) -> ScanError {
+        ScanError::OutOfMemory
+    }
 }
 
 /// A byte as a person reads it in a message.

@@ -4,18 +4,18 @@
 //! only says that a line is invalid, and this one then names the byte.
 
 use super::nesting::Nesting;
-use super::tokens::{literal_end, number_end, unexpected};
-use super::{Member, Members, Name, ParseError, Root, Span, ValueKind, string_end};
+use super::scalars::{literal_end, number_end, unexpected};
+use super::{ParseError, Root, ScanError, Span, TopLevel, Value, ValueKind, string_end};
 
-/// Scans `line`, already known to be UTF-8, recording its top-level members
-/// in `members`; returns what the whole line holds.
-pub(super) fn scan(line: &[u8], members: &mut Members) -> Result<Root, ParseError> {
+/// Scans `line`, already known to be UTF-8, reporting the members of a root
+/// object to `top`; returns what the whole line holds.
+pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<Root, ScanError> {
     let mut scanner = Scanner { bytes: line, pos: 0, nesting: Nesting::default() };
     scanner.skip_whitespace();
     let root = match scanner.peek() {
         None => Root::Nothing,
         Some(b'{') => {
-            scanner.top_object(members)?;
+            scanner.top_object(top)?;
             Root::Object
         }
         Some(_) => match scanner.value()? {
@@ -25,7 +25,7 @@ pub(super) fn scan(line: &[u8], members: &mut Members) -> Result<Root, ParseErro
     };
     scanner.skip_whitespace();
     if scanner.pos != line.len() {
-        return Err(scanner.unexpected());
+        return Err(scanner.unexpected().into());
     }
     Ok(root)
 }
@@ -75,8 +75,8 @@ impl Scanner<'_> {
         }
     }
 
-    /// The top-level object, recording the members the rules read.
-    fn top_object(&mut self, members: &mut Members) -> Result<(), ParseError> {
+    /// The root object, reporting its members to `top`.
+    fn top_object<T: TopLevel>(&mut self, top: &mut T) -> Result<(), ScanError> {
         self.pos += 1;
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
@@ -86,19 +86,19 @@ impl Scanner<'_> {
         loop {
             self.skip_whitespace();
             if self.peek() != Some(b'"') {
-                return Err(self.unexpected());
+                return Err(self.unexpected().into());
             }
             let name_start = self.pos + 1;
             self.string()?;
-            let name = Name::of_raw(&self.bytes[name_start..self.pos - 1], true);
+            let wanted = top.wants(&self.bytes[name_start..self.pos - 1], true);
             self.skip_whitespace();
             self.expect(b':')?;
             self.skip_whitespace();
             let value_start = self.pos;
             let kind = self.value()?;
-            if let Some(name) = name {
+            if let Some(wanted) = wanted {
                 let span = Span { offset: value_start, len: self.pos - value_start };
-                members.set(name, Member { span, kind });
+                top.value(wanted, Value { span, kind });
             }
             self.skip_whitespace();
             match self.peek() {
@@ -107,18 +107,18 @@ impl Scanner<'_> {
                     self.pos += 1;
                     return Ok(());
                 }
-                _ => return Err(self.unexpected()),
+                _ => return Err(self.unexpected().into()),
             }
         }
     }
 
     /// Any value; nested containers are validated without recursion.
-    fn value(&mut self) -> Result<ValueKind, ParseError> {
+    fn value(&mut self) -> Result<ValueKind, ScanError> {
         match self.peek() {
             Some(b'{') => self.container().map(|()| ValueKind::Object),
             Some(b'[') => self.container().map(|()| ValueKind::Array),
-            Some(b'"') => self.string().map(|()| ValueKind::String),
-            _ => self.scalar(),
+            Some(b'"') => Ok(self.string().map(|()| ValueKind::String)?),
+            _ => Ok(self.scalar()?),
         }
     }
 
@@ -144,13 +144,13 @@ impl Scanner<'_> {
 
     /// An object or array and everything inside it, at any depth. The open
     /// containers live in `self.nesting`, one bit each.
-    fn container(&mut self) -> Result<(), ParseError> {
+    fn container(&mut self) -> Result<(), ScanError> {
         self.nesting.clear();
-        let mut expect = self.open(self.peek() == Some(b'{'));
+        let mut expect = self.open(self.peek() == Some(b'{'))?;
         loop {
             self.skip_whitespace();
             let Some(byte) = self.peek() else {
-                return Err(self.unexpected());
+                return Err(self.unexpected().into());
             };
             expect = match (expect, byte) {
                 (Expect::FirstMemberOrClose, b'}') | (Expect::FirstElementOrClose, b']') => match self.close() {
@@ -163,8 +163,8 @@ impl Scanner<'_> {
                     self.expect(b':')?;
                     Expect::Value
                 }
-                (Expect::FirstMemberOrClose | Expect::Member, _) => return Err(self.unexpected()),
-                (Expect::FirstElementOrClose | Expect::Value, b'{' | b'[') => self.open(byte == b'{'),
+                (Expect::FirstMemberOrClose | Expect::Member, _) => return Err(self.unexpected().into()),
+                (Expect::FirstElementOrClose | Expect::Value, b'{' | b'[') => self.open(byte == b'{')?,
                 (Expect::FirstElementOrClose | Expect::Value, b'"') => {
                     self.string()?;
                     Expect::CommaOrClose
@@ -188,7 +188,7 @@ impl Scanner<'_> {
                             Some(next) => next,
                             None => return Ok(()),
                         },
-                        _ => return Err(self.unexpected()),
+                        _ => return Err(self.unexpected().into()),
                     }
                 }
             };
@@ -196,10 +196,10 @@ impl Scanner<'_> {
     }
 
     /// Enters the object or array whose opening byte is at `pos`.
-    fn open(&mut self, object: bool) -> Expect {
-        self.nesting.push(object);
+    fn open(&mut self, object: bool) -> Result<Expect, ScanError> {
+        self.nesting.push(object)?;
         self.pos += 1;
-        if object { Expect::FirstMemberOrClose } else { Expect::FirstElementOrClose }
+        Ok(if object { Expect::FirstMemberOrClose } else { Expect::FirstElementOrClose })
     }
 
     /// Leaves the container whose closing byte is at `pos`; `None` once the

@@ -1,47 +1,9 @@
 //! Strings: the one place a line spends most of its bytes. Runs of text are
-//! skipped many bytes at a time (`simd.rs`, or eight at a time on a `u64`
-//! here where SIMD is not available). The line's UTF-8 was checked in bulk
-//! before the scan, so only quotes, escapes and control bytes stop a run.
+//! skipped many bytes at a time (`stops.rs`); only quotes, escapes and
+//! control bytes stop a run.
 
 use super::ParseError;
-use super::simd::find;
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// High bit set in each byte of `word` that is zero. Bits above the first
-/// true hit may be false hits (borrows), so only the lowest one is used.
-fn zero_bytes(word: u64) -> u64 {
-    word.wrapping_sub(ONES) & !word & HIGHS
-}
-
-/// High bit set in each byte of `word` that is a quote, a backslash or a
-/// control byte (the lowest hit exact).
-fn stop_bytes(word: u64) -> u64 {
-    let quote = zero_bytes(word ^ (ONES * u64::from(b'"')));
-    let backslash = zero_bytes(word ^ (ONES * u64::from(b'\\')));
-    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-    quote | backslash | control
-}
-
-pub(super) fn is_stop(byte: u8) -> bool {
-    byte == b'"' || byte == b'\\' || byte < 0x20
-}
-
-/// The portable search: eight bytes at a time, then byte by byte.
-pub(super) fn find_portable(bytes: &[u8], mut pos: usize) -> usize {
-    while let Some(chunk) = bytes.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
-        let hits = stop_bytes(u64::from_le_bytes(*chunk));
-        if hits != 0 {
-            return pos + (hits.trailing_zeros() / 8) as usize;
-        }
-        pos += 8;
-    }
-    while bytes.get(pos).is_some_and(|&b| !is_stop(b)) {
-        pos += 1;
-    }
-    pos
-}
+use super::stops::find;
 
 /// Validates the string whose contents begin at `start` (just past its
 /// opening quote) in a line already known to be UTF-8. Returns the position
@@ -85,24 +47,6 @@ fn escape_end(bytes: &[u8], at: usize) -> Result<usize, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_word_mask_finds_the_first_stop_byte_at_every_position() {
-        for stop in [b'"', b'\\', 0x00, 0x1f] {
-            for at in 0..8 {
-                let mut word = [b'a'; 8];
-                word[at] = stop;
-                // A later stop byte must not hide the first one.
-                if at < 7 {
-                    word[7] = 0x01;
-                }
-                let hits = stop_bytes(u64::from_le_bytes(word));
-                assert_eq!((hits.trailing_zeros() / 8) as usize, at, "{stop:#x} at {at}");
-            }
-        }
-        assert_eq!(stop_bytes(u64::from_le_bytes(*b" ~!#[]{}")), 0);
-        assert_eq!(stop_bytes(u64::from_le_bytes([0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x7F])), 0);
-    }
 
     #[test]
     fn strings_end_after_their_closing_quote() {

@@ -9,12 +9,13 @@
 //! invalid line the stepwise scanner runs and names the fault. So it must
 //! never take an invalid line, and must find exactly the members the
 //! stepwise scanner finds; the tests hold both against each other.
+#![allow(unsafe_code)]
 
-use super::blocks::Classify;
+use super::byte_classes::ByteClasses;
 use super::nesting::Nesting;
+use super::scalars::{literal_end, number_end};
 use super::token_starts::{Batch, TokenStarts};
-use super::tokens::{literal_end, number_end};
-use super::{Member, Members, Name, Root, Span, ValueKind};
+use super::{Root, Span, TopLevel, Value, ValueKind};
 
 /// What the structural scan finds in a valid line, besides its members.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,31 +26,55 @@ pub(super) struct Found {
 }
 
 /// When `line` (known to be UTF-8) is one valid JSON text: what it holds,
-/// with its top-level members in `members`. `None` when it is not, or when
-/// this CPU has no vector path (`members` may then hold anything).
+/// with the members of a root object reported to `top`. `None` when it is
+/// not, or when this CPU has no vector path (`top` may then have been told
+/// anything).
 #[inline]
-pub(super) fn scan(line: &[u8], members: &mut Members) -> Option<Found> {
+pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Option<Found> {
     #[cfg(target_arch = "x86_64")]
     {
-        use super::blocks::{Avx2, Avx512};
+        use super::byte_classes::{Avx2, Avx512};
         if let Some(avx512) = Avx512::detect() {
-            return scan_with(line, avx512, members);
+            // SAFETY: the CPU has the features `scan_avx512` enables, since
+            // `avx512` exists.
+            return unsafe { x86::scan_avx512(line, avx512, top) };
         }
         if let Some(avx2) = Avx2::detect() {
-            return scan_with(line, avx2, members);
+            // SAFETY: the CPU has the features `scan_avx2` enables, since
+            // `avx2` exists.
+            return unsafe { x86::scan_avx2(line, avx2, top) };
         }
     }
     None
 }
 
+/// The whole scan compiled with each vector path's instructions enabled, so
+/// that the byte classes' intrinsics inline into the block loop.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::super::byte_classes::{Avx2, Avx512};
+    use super::{Found, TopLevel, scan_with};
+
+    #[target_feature(enable = "avx2,pclmulqdq")]
+    pub(super) fn scan_avx2<T: TopLevel>(line: &[u8], avx2: Avx2, top: &mut T) -> Option<Found> {
+        scan_with(line, avx2, top)
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,pclmulqdq")]
+    pub(super) fn scan_avx512<T: TopLevel>(line: &[u8], avx512: Avx512, top: &mut T) -> Option<Found> {
+        scan_with(line, avx512, top)
+    }
+}
+
 /// The whole scan, with `classes` computing the byte classes of a block.
-pub(super) fn scan_with<C: Classify>(line: &[u8], classes: C, members: &mut Members) -> Option<Found> {
+#[inline(always)]
+pub(super) fn scan_with<C: ByteClasses, T: TopLevel>(line: &[u8], classes: C, top: &mut T) -> Option<Found> {
     let mut tokens =
         Tokens { line, classes, starts: TokenStarts::default(), batch: Batch::default(), taken: 0, base: 0, bits: 0 };
     let root = match tokens.next() {
         None => Root::Nothing,
         Some((_, b'{')) => {
-            top_object(&mut tokens, members)?;
+            top_object(&mut tokens, top)?;
             Root::Object
         }
         Some((_, b'[')) => {
@@ -81,14 +106,14 @@ struct Tokens<'a, C> {
     bits: u64,
 }
 
-impl<C: Classify> Tokens<'_, C> {
+impl<C: ByteClasses> Tokens<'_, C> {
     /// The next token's position and first byte; `None` at the end of the
     /// line or at a fault.
     #[inline(always)]
     fn next(&mut self) -> Option<(usize, u8)> {
         if self.bits == 0 {
             if self.taken == self.batch.len {
-                self.classes.next_batch(&mut self.starts, self.line, &mut self.batch);
+                self.starts.next_batch(self.classes, self.line, &mut self.batch);
                 self.taken = 0;
                 if self.batch.len == 0 {
                     return None;
@@ -110,10 +135,9 @@ impl<C: Classify> Tokens<'_, C> {
     }
 }
 
-/// The root object, just past its `{`, recording the members the rules
-/// read.
+/// The root object, just past its `{`, reporting its members to `top`.
 #[inline(always)]
-fn top_object<C: Classify>(tokens: &mut Tokens<'_, C>, members: &mut Members) -> Option<()> {
+fn top_object<C: ByteClasses, T: TopLevel>(tokens: &mut Tokens<'_, C>, top: &mut T) -> Option<()> {
     let line = tokens.line;
     let (mut name, byte) = tokens.next()?;
     if byte == b'}' {
@@ -127,16 +151,16 @@ fn top_object<C: Classify>(tokens: &mut Tokens<'_, C>, members: &mut Members) ->
         // Only whitespace stands between a string's closing quote and the
         // next token.
         let raw_name = line.get(name + 1..trim_end(line, colon).saturating_sub(1))?;
-        let ours = Name::of_raw(raw_name, tokens.starts.seen_backslash);
+        let wanted = top.wants(raw_name, tokens.starts.seen_backslash);
         let (start, first) = tokens.next()?;
         match first {
             b'{' | b'[' => container(tokens, first == b'{')?,
             _ => scalar(line, start, first)?,
         }
         let (after, byte) = tokens.next()?;
-        if let Some(ours) = ours {
+        if let Some(wanted) = wanted {
             let span = Span { offset: start, len: trim_end(line, after).saturating_sub(start) };
-            members.set(ours, Member { span, kind: kind_at(first) });
+            top.value(wanted, Value { span, kind: kind_at(first) });
         }
         match byte {
             b',' => name = tokens.expect(b'"')?,
@@ -158,9 +182,9 @@ enum State {
 /// An object or array, just past its opening bracket, with everything
 /// inside it, at any depth.
 #[inline(always)]
-fn container<C: Classify>(tokens: &mut Tokens<'_, C>, object: bool) -> Option<()> {
+fn container<C: ByteClasses>(tokens: &mut Tokens<'_, C>, object: bool) -> Option<()> {
     let mut nesting = Nesting::default();
-    nesting.push(object);
+    nesting.push(object).ok()?;
     let mut state = State::Opened;
     loop {
         let (pos, byte) = tokens.next()?;
@@ -181,7 +205,8 @@ fn container<C: Classify>(tokens: &mut Tokens<'_, C>, object: bool) -> Option<()
         };
         match opened {
             Some(object) => {
-                nesting.push(object);
+                // Out of memory: not taken; the stepwise scanner reports it.
+                nesting.push(object).ok()?;
                 state = State::Opened;
             }
             None => {
@@ -199,7 +224,7 @@ fn container<C: Classify>(tokens: &mut Tokens<'_, C>, object: bool) -> Option<()
 /// value opens a container (`Some(object)`: whether it is an object) or the
 /// object closes (`None`).
 #[inline(always)]
-fn members<C: Classify>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Option<Option<bool>> {
+fn members<C: ByteClasses>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Option<Option<bool>> {
     let line = tokens.line;
     let mut name = first;
     loop {
@@ -222,7 +247,7 @@ fn members<C: Classify>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Optio
 
 /// The elements of an array from the first one, at `first`: as `members`.
 #[inline(always)]
-fn elements<C: Classify>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Option<Option<bool>> {
+fn elements<C: ByteClasses>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Option<Option<bool>> {
     let line = tokens.line;
     let mut element = first;
     loop {

@@ -1,18 +1,28 @@
-use super::nesting::Nesting;
 use super::*;
 
 fn root(line: &str) -> Root {
-    scan(line.as_bytes(), &mut Members::default()).expect("valid").root
+    scan(line.as_bytes(), &mut Nothing).expect("valid").root
 }
 
-fn members(line: &[u8]) -> Members {
-    let mut members = Members::default();
-    scan(line, &mut members).expect("valid");
-    members
+/// The root object's members as (name as in the line, value's bytes, kind).
+fn members(line: &[u8]) -> Vec<(&str, &[u8], ValueKind)> {
+    let mut all = Everything::default();
+    scan(line, &mut all).expect("valid");
+    all.members
+        .into_iter()
+        .map(|(name, value)| {
+            let value = value.expect("every member has a value");
+            let name = std::str::from_utf8(&name).unwrap().to_owned().leak() as &str;
+            (name, value.span.of(line), value.kind)
+        })
+        .collect()
 }
 
 fn error(line: &[u8]) -> ParseError {
-    scan(line, &mut Members::default()).expect_err("invalid")
+    match scan(line, &mut Nothing) {
+        Err(ScanError::Parse(error)) => error,
+        other => panic!("not a parse error: {other:?}"),
+    }
 }
 
 #[test]
@@ -27,29 +37,36 @@ fn roots() {
 }
 
 #[test]
-fn top_level_members_are_found_after_unescaping_and_the_last_one_wins() {
-    let line = br#"{"id":1, "\u006dethod":"a", "method" : {"x":[1]}, "ID":2, "params":[]}"#;
-    let members = members(line);
-    assert_eq!(members.id.unwrap().span.of(line), b"1");
-    let method = members.method.unwrap();
-    assert_eq!((method.kind, method.span.of(line)), (ValueKind::Object, &br#"{"x":[1]}"#[..]));
-    assert_eq!(members.params.unwrap().span.of(line), b"[]");
-    assert!(members.result.is_none() && members.error.is_none());
+fn every_member_of_the_root_object_is_reported_in_order_with_its_name_as_written() {
+    let line = br#"{"id":1, "\u006dethod":"a", "method" : {"x":[1]}, "ID":2, "params":[] }"#;
+    assert_eq!(
+        members(line),
+        vec![
+            ("id", &b"1"[..], ValueKind::Number),
+            (r"\u006dethod", b"\"a\"", ValueKind::String),
+            ("method", br#"{"x":[1]}"#, ValueKind::Object),
+            ("ID", b"2", ValueKind::Number),
+            ("params", b"[]", ValueKind::Array),
+        ]
+    );
 }
 
 #[test]
-fn nested_members_are_not_top_level() {
-    let members = members(br#"{"params":{"id":1,"method":"x"}}"#);
-    assert!(members.id.is_none() && members.method.is_none());
+fn nested_members_are_not_reported() {
+    assert_eq!(
+        members(br#"{"params":{"id":1,"method":"x"}}"#),
+        vec![("params", &br#"{"id":1,"method":"x"}"#[..], ValueKind::Object)]
+    );
+    assert_eq!(members(br#"[{"id":1}]"#), vec![]);
 }
 
 #[test]
 fn numbers_follow_the_grammar() {
     for good in ["0", "-0", "1.5", "1e5", "1E+5", "1e-5", "123456789012345678901234567890"] {
-        assert!(scan(good.as_bytes(), &mut Members::default()).is_ok(), "{good}");
+        assert!(scan(good.as_bytes(), &mut Nothing).is_ok(), "{good}");
     }
     for bad in ["01", "-", "1.", ".5", "1e", "+1", "0x1", "1.e5", "NaN", "Infinity", "-Infinity"] {
-        assert!(scan(bad.as_bytes(), &mut Members::default()).is_err(), "{bad}");
+        assert!(scan(bad.as_bytes(), &mut Nothing).is_err(), "{bad}");
     }
 }
 
@@ -88,27 +105,13 @@ fn a_million_levels_need_no_stack() {
     let scanned = std::thread::Builder::new()
         .stack_size(64 * 1024)
         .spawn(move || {
-            let mut members = Members::default();
-            scan(&line, &mut members).map(|_| members.params.map(|p| p.kind))
+            let mut all = Everything::default();
+            scan(&line, &mut all).map(|_| all.members.iter().map(|(_, v)| v.map(|v| v.kind)).collect::<Vec<_>>())
         })
         .unwrap()
         .join()
         .unwrap();
-    assert_eq!(scanned, Ok(Some(ValueKind::Object)));
-}
-
-#[test]
-fn nesting_keeps_each_level_kind_past_the_inline_word() {
-    let mut nesting = Nesting::default();
-    let kinds: Vec<bool> = (0..300).map(|i| i % 3 == 0).collect();
-    for &object in &kinds {
-        nesting.push(object);
-    }
-    for &object in kinds.iter().rev() {
-        assert_eq!(nesting.in_object(), object);
-        nesting.pop();
-    }
-    assert!(nesting.is_empty());
+    assert_eq!(scanned, Ok(vec![Some(ValueKind::String), Some(ValueKind::Object)]));
 }
 
 /// Both scanners' readings of `line`: the structural one (with the
@@ -275,56 +278,6 @@ fn escaped_bytes_follow_odd_runs_of_backslashes_across_blocks() {
         }
         assert_eq!(got, want, "{first:064b} {second:064b}");
     }
-}
-
-#[test]
-fn member_names_match_exactly_and_after_decoding() {
-    let ours = [
-        ("id", Name::Id),
-        ("method", Name::Method),
-        ("params", Name::Params),
-        ("result", Name::Result),
-        ("error", Name::Error),
-        ("jsonrpc", Name::Jsonrpc),
-        (r"\u0069d", Name::Id),
-        (r"m\u0065thod", Name::Method),
-        (r"jsonrp\u0063", Name::Jsonrpc),
-    ];
-    for (raw, name) in ours {
-        assert_eq!(Name::of_raw(raw.as_bytes(), true), Some(name), "{raw}");
-    }
-    for raw in [
-        "",
-        "i",
-        "d",
-        "di",
-        "ID",
-        "Id",
-        "iD",
-        "ids",
-        "xid",
-        "erro",
-        "errors",
-        "Error",
-        "metho",
-        "methods",
-        "Method",
-        "param",
-        "paramz",
-        "Params",
-        "resul",
-        "resulT",
-        "jsonrp",
-        "jsonrpC",
-        "jsonrpc2",
-        "jsonrpc\0",
-        "method\0",
-    ] {
-        assert_eq!(Name::of_raw(raw.as_bytes(), true), None, "{raw:?}");
-    }
-    // Without the hint that escapes may be present, a raw name is compared
-    // as it stands.
-    assert_eq!(Name::of_raw(br"\u0069d", false), None);
 }
 
 /// Invalid UTF-8 in an otherwise valid line is found wherever it stands:

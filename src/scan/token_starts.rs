@@ -13,7 +13,7 @@
 //! scalar's end check (a scalar's bytes run on to the next whitespace or
 //! operator, and its grammar must use them all).
 
-use super::blocks::{Classify, Stops};
+use super::byte_classes::{ByteClasses, Stops};
 
 /// How many blocks one call classifies, at most: a call costs some
 /// instructions of its own, and a batch shares them.
@@ -50,7 +50,7 @@ impl TokenStarts {
     /// The next blocks of `line` that have token starts, up to `BATCH`;
     /// none at the end of the line, or at a fault.
     #[inline(always)]
-    pub(super) fn next_batch<C: Classify>(&mut self, classes: C, line: &[u8], batch: &mut Batch) {
+    pub(super) fn next_batch<C: ByteClasses>(&mut self, classes: C, line: &[u8], batch: &mut Batch) {
         batch.len = 0;
         while batch.len < BATCH
             && let Some((base, starts)) = self.next_block(classes, line)
@@ -64,7 +64,7 @@ impl TokenStarts {
     /// The next block of `line` that has token starts: where it starts, and
     /// a bit for each. `None` at the end of the line, or at a fault.
     #[inline(always)]
-    fn next_block<C: Classify>(&mut self, classes: C, line: &[u8]) -> Option<(usize, u64)> {
+    fn next_block<C: ByteClasses>(&mut self, classes: C, line: &[u8]) -> Option<(usize, u64)> {
         while self.next < line.len() {
             let base = self.next;
             self.next += 64;
@@ -111,7 +111,7 @@ impl TokenStarts {
     /// The token starts of the block at `base`; `None` when it holds a bad
     /// escape or a control byte inside a string.
     #[inline(always)]
-    fn starts<C: Classify>(
+    fn starts<C: ByteClasses>(
         &mut self,
         classes: C,
         stops: &Stops,

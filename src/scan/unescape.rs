@@ -1,24 +1,27 @@
-use std::borrow::Cow;
+//! Decoding a string's escapes, piece by piece into whatever the caller
+//! writes to, so that no decoding needs an allocation of its own.
 
-/// Decodes the contents of a string the scanner has validated (the bytes
-/// between its quotes). Lone surrogate escapes become U+FFFD (SPEC §1).
-pub(crate) fn unescape(raw: &[u8]) -> Cow<'_, str> {
-    if !raw.contains(&b'\\') {
-        return String::from_utf8_lossy(raw);
-    }
-    let mut out = String::with_capacity(raw.len());
+/// Decodes the contents of a string the scanner has validated (the text
+/// between its quotes), handing each decoded piece to `out` in order. Lone
+/// surrogate escapes become U+FFFD (SPEC §1).
+pub(crate) fn decode(raw: &str, mut out: impl FnMut(&str)) {
     let mut rest = raw;
-    while let Some(backslash) = rest.iter().position(|&b| b == b'\\') {
-        // Runs between escapes are valid UTF-8: escapes are ASCII and cannot
-        // split a multi-byte sequence, so the lossy decode never replaces.
-        out.push_str(&String::from_utf8_lossy(&rest[..backslash]));
-        rest = &rest[backslash..];
-        let (decoded, used) = escape(rest);
-        out.push(decoded);
-        rest = &rest[used..];
+    // Escapes are ASCII, so every backslash is a char boundary.
+    while let Some(backslash) = memchr::memchr(b'\\', rest.as_bytes()) {
+        out(&rest[..backslash]);
+        let (decoded, used) = escape(&rest.as_bytes()[backslash..]);
+        out(decoded.encode_utf8(&mut [0; 4]));
+        rest = rest.get(backslash + used..).unwrap_or_default();
     }
-    out.push_str(&String::from_utf8_lossy(rest));
-    Cow::Owned(out)
+    out(rest);
+}
+
+/// The length in bytes of `raw` decoded. Every escape is longer than what
+/// it stands for, so this is at most `raw.len()`.
+pub(crate) fn decoded_len(raw: &str) -> usize {
+    let mut len = 0;
+    decode(raw, |piece| len += piece.len());
+    len
 }
 
 /// The character a validated escape at the start of `raw` stands for, and
@@ -32,7 +35,7 @@ fn escape(raw: &[u8]) -> (char, usize) {
         Some(b't') => '\t',
         Some(b'u') => return unicode_escape(raw),
         Some(&other) => char::from(other),
-        None => char::REPLACEMENT_CHARACTER,
+        None => return (char::REPLACEMENT_CHARACTER, 1),
     };
     (simple, 2)
 }
@@ -57,26 +60,36 @@ fn hex4(digits: Option<&[u8]>) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::unescape;
+    use super::{decode, decoded_len};
+
+    fn unescape(raw: &str) -> String {
+        let mut out = String::new();
+        decode(raw, |piece| out.push_str(piece));
+        assert_eq!(decoded_len(raw), out.len());
+        out
+    }
 
     #[test]
     fn decodes_every_escape() {
-        assert_eq!(unescape(br#"a\"b\\c\/d\be\ff\ng\rh\ti"#), "a\"b\\c/d\u{8}e\u{c}f\ng\rh\ti");
-        assert_eq!(unescape(br"\u0041\u00e9\u20AC"), "A\u{e9}\u{20ac}");
-        assert_eq!(unescape(br"\ud83d\ude00"), "\u{1F600}");
-        assert_eq!(unescape(br"a\u0000b"), "a\0b");
+        assert_eq!(unescape(r#"a\"b\\c\/d\be\ff\ng\rh\ti"#), "a\"b\\c/d\u{8}e\u{c}f\ng\rh\ti");
+        assert_eq!(unescape(r"\u0041\u00e9\u20AC"), "A\u{e9}\u{20ac}");
+        assert_eq!(unescape(r"\ud83d\ude00"), "\u{1F600}");
+        assert_eq!(unescape(r"a\u0000b"), "a\0b");
+        assert_eq!(unescape("caf\u{e9}"), "caf\u{e9}");
     }
 
     #[test]
     fn lone_surrogates_become_replacement_characters() {
-        assert_eq!(unescape(br"a\ud800b"), "a\u{FFFD}b");
-        assert_eq!(unescape(br"\udc00\ud800"), "\u{FFFD}\u{FFFD}");
-        assert_eq!(unescape(br"\ud800\u0041"), "\u{FFFD}A");
-        assert_eq!(unescape(br"\ud800\ud800\udc00"), "\u{FFFD}\u{10000}");
+        assert_eq!(unescape(r"a\ud800b"), "a\u{FFFD}b");
+        assert_eq!(unescape(r"\udc00\ud800"), "\u{FFFD}\u{FFFD}");
+        assert_eq!(unescape(r"\ud800\u0041"), "\u{FFFD}A");
+        assert_eq!(unescape(r"\ud800\ud800\udc00"), "\u{FFFD}\u{10000}");
     }
 
     #[test]
-    fn text_without_escapes_is_borrowed() {
-        assert!(matches!(unescape("caf\u{e9}".as_bytes()), std::borrow::Cow::Borrowed(_)));
+    fn decoding_never_lengthens_a_text() {
+        for raw in [r"\u0041", r"\ud800", r"\uffff", r"\ud83d\ude00", r"\n", "\u{e9}"] {
+            assert!(decoded_len(raw) <= raw.len(), "{raw}");
+        }
     }
 }

@@ -1,17 +1,14 @@
 use std::io::{self, Write};
 
-use jsonrpc_envelope::{Classification, LineEvent, Role, classify};
+use jsonrpc_envelope::{Classification, Line, Role};
 
 /// Writes one compact JSON record for a line, with the fields of the
 /// vectors' `envelope.jsonl` in their order (without `name` and `line`); a
 /// line over the limit is `{"kind":"too_long","length":N}`.
-pub fn write(out: &mut impl Write, event: LineEvent<'_>) -> io::Result<()> {
-    match event {
-        LineEvent::TooLong { len, .. } => writeln!(out, r#"{{"kind":"too_long","length":{len}}}"#),
-        LineEvent::Line { line, .. } => {
-            let c = classify(line);
-            writeln!(out, "{}", text(&c))
-        }
+pub fn write(out: &mut impl Write, line: Line<'_>) -> io::Result<()> {
+    match line {
+        Line::TooLong { len, .. } => writeln!(out, r#"{{"kind":"{}","length":{len}}}"#, line.kind_name()),
+        Line::Complete { classification, .. } => writeln!(out, "{}", text(&classification)),
     }
 }
 

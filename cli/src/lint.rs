@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Read, Write};
 
-use jsonrpc_envelope::{Classification, Kind, LineEvent, Role, classify, log_value};
+use jsonrpc_envelope::{Classification, Kind, Line, Role, log_value};
 
 /// Lints `input` as read by the endpoint in `role`, writing to `out`.
 /// Returns whether any line would trouble a peer.
@@ -14,16 +14,13 @@ pub fn run(input: impl Read, role: Role, max_line: usize, out: impl Write) -> io
     let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut troubled = 0u64;
     let mut lines = 0u64;
-    super::stream::for_each_line(input, max_line, |number, event| {
+    super::stream::for_each_line(input, max_line, |line| {
+        let number = line.number();
         lines = number;
-        let (label, finding) = match event {
-            LineEvent::TooLong { len, .. } => {
-                ("too_long", Some(format!("a line of {len} bytes, over the limit of {max_line}; skipped")))
-            }
-            LineEvent::Line { line, .. } => {
-                let c = classify(line);
-                (c.kind.name(), trouble(&c, role, line))
-            }
+        let label = line.kind_name();
+        let finding = match &line {
+            Line::TooLong { len, .. } => Some(format!("a line of {len} bytes, over the limit of {max_line}; skipped")),
+            Line::Complete { bytes, classification, .. } => trouble(classification, role, bytes),
         };
         *counts.entry(label).or_default() += 1;
         if let Some(finding) = finding {

@@ -1,10 +1,9 @@
 //! The byte classes of 64-byte blocks, for the structural scanner: one bit
 //! per byte for each class, computed with AVX-512 or AVX2 (detected at run
-//! time). This and `simd.rs` are the scanner's only `unsafe` code: unaligned
-//! loads from a 64-byte array, and calls that need the detected features.
+//! time), or byte by byte as the definition the vector code is tested
+//! against. The `unsafe` code is unaligned loads from a 64-byte array, and
+//! calls that need the detected features.
 #![allow(unsafe_code)]
-
-use super::token_starts::{Batch, TokenStarts};
 
 /// The bytes that end a run of string text, bit `i` for byte `i` of a block.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -44,17 +43,11 @@ impl Layout {
 
 /// A way to compute the classes of a block. A value of a type that uses
 /// special instructions exists only where the CPU has them.
-pub(super) trait Classify: Copy {
+pub(super) trait ByteClasses: Copy {
     fn stops(self, block: &[u8; 64]) -> Stops;
     fn layout(self, block: &[u8; 64]) -> Layout;
     /// Bit `i` of the result is the XOR of bits `0..=i` of `bits`.
     fn prefix_xor(self, bits: u64) -> u64;
-
-    /// `starts.next_batch`, compiled where this type's instructions are
-    /// enabled, so that the methods above inline into it.
-    fn next_batch(self, starts: &mut TokenStarts, line: &[u8], batch: &mut Batch) {
-        starts.next_batch(self, line, batch)
-    }
 }
 
 /// Byte by byte: the definition the vector code is tested against.
@@ -63,7 +56,7 @@ pub(super) trait Classify: Copy {
 pub(super) struct Bytewise;
 
 #[cfg(any(test, feature = "fuzzing"))]
-impl Classify for Bytewise {
+impl ByteClasses for Bytewise {
     fn stops(self, block: &[u8; 64]) -> Stops {
         let bits = |f: fn(u8) -> bool| block.iter().rev().fold(0u64, |acc, &b| acc << 1 | u64::from(f(b)));
         Stops { quote: bits(|b| b == b'"'), backslash: bits(|b| b == b'\\'), control: bits(|b| b < 0x20) }
@@ -94,7 +87,7 @@ pub(super) use x86::{Avx2, Avx512};
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{Batch, Classify, Layout, Stops, TokenStarts};
+    use super::{ByteClasses, Layout, Stops};
 
     /// AVX2 for the classes, PCLMULQDQ for the prefix XOR: a value exists
     /// only on a CPU that has both.
@@ -124,7 +117,7 @@ mod x86 {
         }
     }
 
-    impl Classify for Avx2 {
+    impl ByteClasses for Avx2 {
         #[inline(always)]
         fn stops(self, block: &[u8; 64]) -> Stops {
             // SAFETY: the CPU has AVX2, since `self` exists.
@@ -142,15 +135,9 @@ mod x86 {
             // SAFETY: the CPU has PCLMULQDQ, since `self` exists.
             unsafe { prefix_xor(bits) }
         }
-
-        #[inline(always)]
-        fn next_batch(self, starts: &mut TokenStarts, line: &[u8], batch: &mut Batch) {
-            // SAFETY: the CPU has both features, since `self` exists.
-            unsafe { avx2::next_batch(self, starts, line, batch) }
-        }
     }
 
-    impl Classify for Avx512 {
+    impl ByteClasses for Avx512 {
         #[inline(always)]
         fn stops(self, block: &[u8; 64]) -> Stops {
             // SAFETY: the CPU has AVX-512 F and BW, since `self` exists.
@@ -167,12 +154,6 @@ mod x86 {
         fn prefix_xor(self, bits: u64) -> u64 {
             // SAFETY: the CPU has PCLMULQDQ, since `self` exists.
             unsafe { prefix_xor(bits) }
-        }
-
-        #[inline(always)]
-        fn next_batch(self, starts: &mut TokenStarts, line: &[u8], batch: &mut Batch) {
-            // SAFETY: the CPU has the features, since `self` exists.
-            unsafe { avx512::next_batch(self, starts, line, batch) }
         }
     }
 
@@ -201,13 +182,8 @@ mod x86 {
     mod avx2 {
         use std::arch::x86_64::*;
 
-        use super::super::{Batch, Layout, Stops, TokenStarts};
-        use super::{Avx2, OPERATORS, WHITESPACE};
-
-        #[target_feature(enable = "avx2,pclmulqdq")]
-        pub(super) fn next_batch(avx2: Avx2, starts: &mut TokenStarts, line: &[u8], batch: &mut Batch) {
-            starts.next_batch(avx2, line, batch)
-        }
+        use super::super::{Layout, Stops};
+        use super::{OPERATORS, WHITESPACE};
 
         /// The two halves of a block.
         #[target_feature(enable = "avx2")]
@@ -276,13 +252,8 @@ mod x86 {
     mod avx512 {
         use std::arch::x86_64::*;
 
-        use super::super::{Batch, Layout, Stops, TokenStarts};
-        use super::{Avx512, OPERATORS, WHITESPACE};
-
-        #[target_feature(enable = "avx512f,avx512bw,pclmulqdq")]
-        pub(super) fn next_batch(avx512: Avx512, starts: &mut TokenStarts, line: &[u8], batch: &mut Batch) {
-            starts.next_batch(avx512, line, batch)
-        }
+        use super::super::{Layout, Stops};
+        use super::{OPERATORS, WHITESPACE};
 
         #[target_feature(enable = "avx512f")]
         #[inline]
@@ -353,7 +324,7 @@ mod tests {
         blocks
     }
 
-    fn agrees_with_the_byte_by_byte_definition(classes: impl Classify) {
+    fn agrees_with_the_byte_by_byte_definition(classes: impl ByteClasses) {
         for block in blocks() {
             assert_eq!(classes.stops(&block), Bytewise.stops(&block), "{block:?}");
             assert_eq!(classes.layout(&block), Bytewise.layout(&block), "{block:?}");

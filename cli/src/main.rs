@@ -72,7 +72,7 @@ fn run(options: Options) -> io::Result<ExitCode> {
         Command::Classify => {
             let input = stream::open(options.file.as_deref())?;
             let mut out = io::BufWriter::new(stdout.lock());
-            stream::for_each_line(input, options.max_line, |_, event| record::write(&mut out, event))?;
+            stream::for_each_line(input, options.max_line, |line| record::write(&mut out, line))?;
             out.flush()?;
             Ok(ExitCode::SUCCESS)
         }

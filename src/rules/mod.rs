@@ -1,11 +1,17 @@
 //! The envelope rules of SPEC §2 and §3: what a line is and what it carries.
 //! Pure functions of the scanner's findings; no I/O, no allocation unless a
-//! method needs decoding.
+//! method needs decoding (or a line nests over a thousand levels deep).
+
+mod members;
 
 use std::borrow::Cow;
+use std::ffi::CStr;
 use std::fmt;
 
-use crate::scan::{self, Member, Members, ParseError, Root, Span, ValueKind};
+use members::Members;
+
+use crate::fallible::{self, OutOfMemory};
+use crate::scan::{self, ParseError, Root, ScanError, Span, Value, ValueKind};
 
 /// What a line is (SPEC §2). The first rule that matches decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -24,16 +30,22 @@ pub enum Kind {
 impl Kind {
     /// The kind's name as the vectors and the CLI spell it.
     pub fn name(self) -> &'static str {
+        crate::names::text(self.c_name())
+    }
+
+    /// The same name, NUL-terminated, for the C ABI: every binding gets the
+    /// names from here.
+    pub(crate) fn c_name(self) -> &'static CStr {
         match self {
-            Kind::Empty => "empty",
-            Kind::ParseError => "parse_error",
-            Kind::Batch => "batch",
-            Kind::NotObject => "not_object",
-            Kind::InvalidRequest => "invalid_request",
-            Kind::Request => "request",
-            Kind::Notification => "notification",
-            Kind::Response => "response",
-            Kind::NotJsonRpc => "not_jsonrpc",
+            Kind::Empty => c"empty",
+            Kind::ParseError => c"parse_error",
+            Kind::Batch => c"batch",
+            Kind::NotObject => c"not_object",
+            Kind::InvalidRequest => c"invalid_request",
+            Kind::Request => c"request",
+            Kind::Notification => c"notification",
+            Kind::Response => c"response",
+            Kind::NotJsonRpc => c"not_jsonrpc",
         }
     }
 }
@@ -51,7 +63,7 @@ pub enum IdKind {
 }
 
 impl IdKind {
-    fn of(member: Option<Member>) -> IdKind {
+    fn of(member: Option<Value>) -> IdKind {
         match member.map(|m| m.kind) {
             None => IdKind::Absent,
             Some(ValueKind::Null) => IdKind::Null,
@@ -65,14 +77,19 @@ impl IdKind {
 
     /// The id kind's name as the vectors and the CLI spell it.
     pub fn name(self) -> &'static str {
+        crate::names::text(self.c_name())
+    }
+
+    /// The same name, NUL-terminated, for the C ABI.
+    pub(crate) fn c_name(self) -> &'static CStr {
         match self {
-            IdKind::Absent => "absent",
-            IdKind::Null => "null",
-            IdKind::String => "string",
-            IdKind::Number => "number",
-            IdKind::Object => "object",
-            IdKind::Array => "array",
-            IdKind::Boolean => "boolean",
+            IdKind::Absent => c"absent",
+            IdKind::Null => c"null",
+            IdKind::String => c"string",
+            IdKind::Number => c"number",
+            IdKind::Object => c"object",
+            IdKind::Array => c"array",
+            IdKind::Boolean => c"boolean",
         }
     }
 
@@ -122,15 +139,27 @@ impl fmt::Display for InvalidRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Invalid Request: ")?;
         if let Some(method) = self.method {
-            write!(f, "the method must be a string, not {}", method.with_article())?;
+            write!(f, "the method must be a string, not {}", with_article(method))?;
             if self.id.is_some() {
                 f.write_str("; ")?;
             }
         }
         if let Some(id) = self.id {
-            write!(f, "the id must be a string, a number or null, not {}", id.with_article())?;
+            write!(f, "the id must be a string, a number or null, not {}", with_article(id))?;
         }
         Ok(())
+    }
+}
+
+/// A value's kind with its article, as SPEC §4 names it in messages.
+pub(crate) fn with_article(kind: ValueKind) -> &'static str {
+    match kind {
+        ValueKind::Object => "an object",
+        ValueKind::Array => "an array",
+        ValueKind::String => "a string",
+        ValueKind::Number => "a number",
+        ValueKind::Boolean => "a boolean",
+        ValueKind::Null => "null",
     }
 }
 
@@ -153,6 +182,9 @@ pub struct Classification<'a> {
     pub id: Option<&'a str>,
     /// The decoded method, where `method` is a string.
     pub method: Option<Cow<'a, str>>,
+    /// `method` is still the text between its quotes, escapes and all (only
+    /// inside the crate, which decodes it where it is needed).
+    pub(crate) method_escaped: bool,
     pub jsonrpc_2_0: bool,
     pub has_result: bool,
     pub has_error: bool,
@@ -169,12 +201,19 @@ impl Classification<'_> {
         Classification { reason: Some(Reason::Parse(error)), ..Classification::bare(Kind::ParseError, None) }
     }
 
+    /// A `parse_error` whose reason the caller gives itself: bytes that are
+    /// not a line at all (the C ABI's NULL pointer with a length).
+    pub(crate) fn unreadable() -> Classification<'static> {
+        Classification::bare(Kind::ParseError, None)
+    }
+
     fn bare(kind: Kind, value: Option<ValueKind>) -> Classification<'static> {
         Classification {
             kind,
             id_kind: IdKind::Absent,
             id: None,
             method: None,
+            method_escaped: false,
             jsonrpc_2_0: false,
             has_result: false,
             has_error: false,
@@ -186,27 +225,58 @@ impl Classification<'_> {
     }
 }
 
-/// Classifies one line (SPEC §2, §3).
+/// Classifies one line (SPEC §2, §3). Like `Vec`, it aborts the process
+/// when memory runs out; [`try_classify`] returns an error instead.
 pub fn classify(line: &[u8]) -> Classification<'_> {
+    try_classify(line).unwrap_or_else(|OutOfMemory| fallible::abort())
+}
+
+/// Classifies one line (SPEC §2, §3); fails only when an allocation fails
+/// (a method with escapes is decoded into a string of its own, and a line
+/// nested over a thousand levels deep needs memory for its nesting).
+pub fn try_classify(line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
+    let mut c = classify_undecoded(line)?;
+    if c.method_escaped
+        && let Some(raw) = c.method.as_deref()
+    {
+        let mut decoded = String::new();
+        decoded.try_reserve_exact(scan::decoded_len(raw))?;
+        scan::decode(raw, |piece| decoded.push_str(piece));
+        c.method = Some(Cow::Owned(decoded));
+        c.method_escaped = false;
+    }
+    Ok(c)
+}
+
+/// Classifies one line, leaving a method with escapes as it stands in the
+/// line (`method_escaped`), for a caller that decodes it into memory of its
+/// own.
+#[inline]
+pub(crate) fn classify_undecoded(line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
     let mut members = Members::default();
-    match scan::scan(line, &mut members) {
-        Err(error) => Classification::parse_error(error),
+    Ok(match scan::scan(line, &mut members) {
+        Err(ScanError::Parse(error)) => Classification::parse_error(error),
+        Err(ScanError::OutOfMemory) => return Err(OutOfMemory),
         Ok(scanned) => match scanned.root {
             Root::Nothing => Classification::bare(Kind::Empty, None),
             Root::Array => Classification::bare(Kind::Batch, Some(ValueKind::Array)),
             Root::Scalar(value) => Classification::bare(Kind::NotObject, Some(value)),
             Root::Object => object(scanned.text, &members, scanned.escapes),
         },
-    }
+    })
 }
 
+#[inline]
 fn object<'a>(line: &'a str, members: &Members, escapes: bool) -> Classification<'a> {
-    let string = |member: Option<Member>| member.filter(|m| m.kind == ValueKind::String);
+    let string = |member: Option<Value>| member.filter(|m| m.kind == ValueKind::String);
 
     let id_kind = IdKind::of(members.id);
-    let method = string(members.method).map(|m| m.text(line, escapes));
-    let jsonrpc_2_0 =
-        string(members.jsonrpc).is_some_and(|m| m.raw(line) == "\"2.0\"" || m.text(line, escapes) == "2.0");
+    let method = string(members.method).map(|m| m.inner(line));
+    let method_escaped = escapes && method.is_some_and(|m| m.contains('\\'));
+    let jsonrpc_2_0 = string(members.jsonrpc).is_some_and(|m| {
+        let inner = m.inner(line);
+        inner == "2.0" || (escapes && inner.contains('\\') && decodes_to(inner, "2.0"))
+    });
     let has_result = members.result.is_some();
     let has_error = members.error.is_some();
 
@@ -235,7 +305,8 @@ fn object<'a>(line: &'a str, members: &Members, escapes: bool) -> Classification
         kind,
         id_kind,
         id: members.id.map(|m| m.raw(line)),
-        method,
+        method: method.map(Cow::Borrowed),
+        method_escaped,
         jsonrpc_2_0,
         has_result,
         has_error,
@@ -250,6 +321,18 @@ fn object<'a>(line: &'a str, members: &Members, escapes: bool) -> Classification
         reason,
         value: Some(ValueKind::Object),
     }
+}
+
+/// Whether the string text `raw` (escapes and all) decodes to `want`.
+#[cold]
+fn decodes_to(raw: &str, want: &str) -> bool {
+    let mut rest = want.as_bytes();
+    let mut same = true;
+    scan::decode(raw, |piece| match rest.strip_prefix(piece.as_bytes()) {
+        Some(after) if same => rest = after,
+        _ => same = false,
+    });
+    same && rest.is_empty()
 }
 
 #[cfg(test)]

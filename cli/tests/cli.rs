@@ -1,5 +1,6 @@
 //! The `jsonrpc-envelope` command as a person or a script uses it.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::Write;

@@ -1,0 +1,79 @@
+//! The names and the default every binding would otherwise restate.
+
+use std::ffi::c_char;
+
+use super::classification::JsonRpcKind;
+use crate::reader::TOO_LONG_C;
+use crate::{IdKind, Kind};
+
+/// The name of a `JsonRpcKind` value as the vectors spell it (`"request"`,
+/// `"too_long"`, ...): a static NUL-terminated string that the caller must
+/// not free. NULL for a value that is no kind (`JSONRPC_KIND_NONE`
+/// included). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_kind_name(kind: u32) -> *const c_char {
+    const KINDS: [Kind; 9] = [
+        Kind::Empty,
+        Kind::ParseError,
+        Kind::Batch,
+        Kind::NotObject,
+        Kind::InvalidRequest,
+        Kind::Request,
+        Kind::Notification,
+        Kind::Response,
+        Kind::NotJsonRpc,
+    ];
+    if kind == JsonRpcKind::JSONRPC_KIND_TOO_LONG as u32 {
+        return TOO_LONG_C.as_ptr();
+    }
+    KINDS
+        .into_iter()
+        .find(|&k| super::classification::kind(k) as u32 == kind)
+        .map_or(std::ptr::null(), |k| k.c_name().as_ptr())
+}
+
+/// The name of a `JsonRpcIdKind` value (`"absent"`, `"null"`, ...), as
+/// `jsonrpc_kind_name` gives kinds': static, NULL for no id kind.
+/// Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_id_kind_name(id_kind: u32) -> *const c_char {
+    const ID_KINDS: [IdKind; 7] =
+        [IdKind::Absent, IdKind::Null, IdKind::String, IdKind::Number, IdKind::Object, IdKind::Array, IdKind::Boolean];
+    ID_KINDS
+        .into_iter()
+        .find(|&k| super::classification::id_kind(k) as u32 == id_kind)
+        .map_or(std::ptr::null(), |k| k.c_name().as_ptr())
+}
+
+/// The name of a `JsonRpcRole` value (`"server"`, `"client"`): static,
+/// NULL for no role. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_role_name(role: u32) -> *const c_char {
+    super::reply::role(role).map_or(std::ptr::null(), |r| r.c_name().as_ptr())
+}
+
+/// The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_default_max_line() -> usize {
+    crate::DEFAULT_MAX_LINE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_name_and_nothing_else_has_one() {
+        let name = |k| {
+            let ptr = jsonrpc_kind_name(k);
+            // SAFETY: a static NUL-terminated string, or NULL.
+            (!ptr.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(ptr) }.to_str().unwrap())
+        };
+        assert_eq!(name(0), None);
+        assert_eq!(name(6), Some("request"));
+        assert_eq!(name(10), Some("too_long"));
+        assert_eq!(name(11), None);
+        assert!(jsonrpc_id_kind_name(7).is_null() && !jsonrpc_id_kind_name(0).is_null());
+        assert!(jsonrpc_role_name(0).is_null() && !jsonrpc_role_name(2).is_null());
+    }
+}

@@ -1,0 +1,182 @@
+//! The members of a JSON-RPC envelope: which names the rules read, and the
+//! value each last had. The scanner reports every member of a root object;
+//! this is the reader that keeps ours.
+
+use crate::scan::{self, TopLevel, Value};
+
+/// The names of the members the envelope rules read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Name {
+    Id,
+    Method,
+    Params,
+    Result,
+    Error,
+    Jsonrpc,
+}
+
+/// The longest name we read is 7 characters, at most 6 bytes each when
+/// escaped: a longer raw name cannot decode to one of ours.
+const LONGEST_RAW: usize = 7 * 6;
+
+impl Name {
+    /// The name whose text between its quotes, as it stands in the line, is
+    /// `raw`, when it is one of ours (SPEC §1: compared after decoding its
+    /// escapes, case-sensitively). `escapes` is false when the caller knows
+    /// that `raw` holds no backslash.
+    #[inline(always)]
+    pub(crate) fn of_raw(raw: &[u8], escapes: bool) -> Option<Name> {
+        match Name::of_decoded(raw) {
+            None if escapes && raw.len() <= LONGEST_RAW && raw.contains(&b'\\') => Name::of_escaped(raw),
+            name => name,
+        }
+    }
+
+    /// Decodes `raw` on the stack (decoding never lengthens a text).
+    #[cold]
+    fn of_escaped(raw: &[u8]) -> Option<Name> {
+        let mut decoded = [0u8; LONGEST_RAW];
+        let mut len = 0;
+        scan::decode(std::str::from_utf8(raw).ok()?, |piece| {
+            if let Some(slot) = decoded.get_mut(len..len + piece.len()) {
+                slot.copy_from_slice(piece.as_bytes());
+            }
+            len += piece.len();
+        });
+        Name::of_decoded(decoded.get(..len)?)
+    }
+
+    #[inline(always)]
+    fn of_decoded(name: &[u8]) -> Option<Name> {
+        /// Up to 8 bytes as one little-endian word.
+        const fn word(text: &[u8]) -> u64 {
+            let mut word = 0;
+            let mut i = text.len();
+            while i > 0 {
+                i -= 1;
+                word = word << 8 | text[i] as u64;
+            }
+            word
+        }
+        const ID: u64 = word(b"id");
+        const ERROR: u64 = word(b"error");
+        const METHOD: u64 = word(b"method");
+        const PARAMS: u64 = word(b"params");
+        const RESULT: u64 = word(b"result");
+        const JSONRPC: u64 = word(b"jsonrpc");
+        let half = |bytes: &[u8; 4]| u64::from(u32::from_le_bytes(*bytes));
+        // The same word, from at most two loads (the halves of a 7-byte
+        // name overlap in one byte, which is OR-ed with itself).
+        let packed = match name.len() {
+            2 => u64::from(u16::from_le_bytes(*name.first_chunk()?)),
+            5 => half(name.first_chunk()?) | u64::from(name[4]) << 32,
+            6 => half(name.first_chunk()?) | u64::from(u16::from_le_bytes(*name.last_chunk()?)) << 32,
+            7 => half(name.first_chunk()?) | half(name.last_chunk()?) << 24,
+            _ => return None,
+        };
+        match (name.len(), packed) {
+            (2, ID) => Some(Name::Id),
+            (5, ERROR) => Some(Name::Error),
+            (6, METHOD) => Some(Name::Method),
+            (6, PARAMS) => Some(Name::Params),
+            (6, RESULT) => Some(Name::Result),
+            (7, JSONRPC) => Some(Name::Jsonrpc),
+            _ => None,
+        }
+    }
+}
+
+/// The members the envelope rules read, each with its last value.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Members {
+    pub id: Option<Value>,
+    pub method: Option<Value>,
+    pub params: Option<Value>,
+    pub result: Option<Value>,
+    pub error: Option<Value>,
+    pub jsonrpc: Option<Value>,
+}
+
+impl TopLevel for Members {
+    type Wanted = Name;
+
+    #[inline(always)]
+    fn wants(&mut self, raw: &[u8], escapes: bool) -> Option<Name> {
+        Name::of_raw(raw, escapes)
+    }
+
+    /// A member given twice counts with its last value.
+    #[inline(always)]
+    fn value(&mut self, name: Name, value: Value) {
+        let slot = match name {
+            Name::Id => &mut self.id,
+            Name::Method => &mut self.method,
+            Name::Params => &mut self.params,
+            Name::Result => &mut self.result,
+            Name::Error => &mut self.error,
+            Name::Jsonrpc => &mut self.jsonrpc,
+        };
+        *slot = Some(value);
+    }
+
+    fn clear(&mut self) {
+        *self = Members::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Name;
+
+    #[test]
+    fn member_names_match_exactly_and_after_decoding() {
+        let ours = [
+            ("id", Name::Id),
+            ("method", Name::Method),
+            ("params", Name::Params),
+            ("result", Name::Result),
+            ("error", Name::Error),
+            ("jsonrpc", Name::Jsonrpc),
+            (r"\u0069d", Name::Id),
+            (r"m\u0065thod", Name::Method),
+            (r"jsonrp\u0063", Name::Jsonrpc),
+            (r"\u006a\u0073\u006f\u006e\u0072\u0070\u0063", Name::Jsonrpc),
+        ];
+        for (raw, name) in ours {
+            assert_eq!(Name::of_raw(raw.as_bytes(), true), Some(name), "{raw}");
+        }
+        for raw in [
+            "",
+            "i",
+            "d",
+            "di",
+            "ID",
+            "Id",
+            "iD",
+            "ids",
+            "xid",
+            "erro",
+            "errors",
+            "Error",
+            "metho",
+            "methods",
+            "Method",
+            "param",
+            "paramz",
+            "Params",
+            "resul",
+            "resulT",
+            "jsonrp",
+            "jsonrpC",
+            "jsonrpc2",
+            "jsonrpc\0",
+            "method\0",
+            r"\u006a\u0073\u006f\u006e\u0072\u0070\u0063\u0020",
+        ] {
+            assert_eq!(Name::of_raw(raw.as_bytes(), true), None, "{raw:?}");
+        }
+        // Without the hint that escapes may be present, a raw name is
+        // compared as it stands.
+        assert_eq!(Name::of_raw(br"\u0069d", false), None);
+    }
+}
