@@ -476,7 +476,8 @@ struct JsonRpcReader *jsonrpc_reader_new(size_t max_line);
  * what you keep.
  *
  * Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
- * `reader` or `out` is NULL, or `data` is NULL with a non-zero length;
+ * `reader` or `out` is NULL, or `data` is NULL with a non-zero length (the
+ * reader then takes nothing);
  * `JSONRPC_STATUS_OUT_OF_MEMORY` when memory ran out, and then the
  * reader has taken none of the bytes (the call may be repeated with the
  * same ones); `JSONRPC_STATUS_INTERNAL_ERROR` after a fault inside the

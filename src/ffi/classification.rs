@@ -151,6 +151,7 @@ impl JsonRpcClassification {
     pub(super) fn of_failure(failure: Failure) -> JsonRpcClassification {
         JsonRpcClassification::failed(match failure {
             Failure::OutOfMemory => c"out of memory",
+            Failure::NullArgument => c"a NULL argument",
             Failure::Internal(why) => why,
         })
     }
@@ -223,6 +224,8 @@ impl JsonRpcClassification {
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Failure {
     OutOfMemory,
+    /// A pointer the call needs was NULL (only calls with a status say so).
+    NullArgument,
     Internal(&'static std::ffi::CStr),
 }
 
@@ -236,6 +239,7 @@ impl Failure {
     pub(super) fn status(self) -> JsonRpcStatus {
         match self {
             Failure::OutOfMemory => JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY,
+            Failure::NullArgument => JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT,
             Failure::Internal(_) => JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         }
     }

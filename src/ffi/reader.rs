@@ -190,7 +190,8 @@ pub extern "C" fn jsonrpc_reader_new(max_line: usize) -> *mut JsonRpcReader {
 /// what you keep.
 ///
 /// Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
-/// `reader` or `out` is NULL, or `data` is NULL with a non-zero length;
+/// `reader` or `out` is NULL, or `data` is NULL with a non-zero length (the
+/// reader then takes nothing);
 /// `JSONRPC_STATUS_OUT_OF_MEMORY` when memory ran out, and then the
 /// reader has taken none of the bytes (the call may be repeated with the
 /// same ones); `JSONRPC_STATUS_INTERNAL_ERROR` after a fault inside the
@@ -212,12 +213,10 @@ pub unsafe extern "C" fn jsonrpc_reader_feed(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
             // SAFETY: passed on from the caller.
-            let Ok(data) = (unsafe { bytes(data, len) }) else {
-                return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
-            };
-            // SAFETY: passed on from the caller.
             unsafe {
                 JsonRpcReader::call(reader, out, |r| {
+                    // SAFETY: passed on from the caller.
+                    let data = unsafe { bytes(data, len) }.map_err(|_| Failure::NullArgument)?;
                     let (items, texts) = (&mut r.items, &mut r.texts);
                     let mut failure = None;
                     let filled = r.reader.feed_then(data, |batch| {
