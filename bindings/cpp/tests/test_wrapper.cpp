@@ -129,8 +129,9 @@ std::string show(const std::optional<std::string>& text) {
 }
 
 void PrintTo(const Snapshot& s, std::ostream* out) {
-  *out << "{number=" << s.number << " too_long=" << s.too_long << " length=" << s.length << " text=" << ::testing::PrintToString(s.text)
-       << " kind=" << s.kind << " id_kind=" << s.id_kind << " id=" << show(s.id) << " method=" << show(s.method) << " flags=";
+  *out << "{number=" << s.number << " too_long=" << s.too_long << " length=" << s.length
+       << " text=" << ::testing::PrintToString(s.text) << " kind=" << s.kind << " id_kind=" << s.id_kind
+       << " id=" << show(s.id) << " method=" << show(s.method) << " flags=";
   for (bool f : s.flags) *out << f;
   *out << " spans=";
   for (const auto& span : s.spans) *out << (span ? ::testing::PrintToString(*span) : "-") << " ";
