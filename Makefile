@@ -63,8 +63,10 @@ test-lint:
 test-rust:
 	$(CARGO) test --workspace
 
-# The C vector test against the debug library, under valgrind and under
-# ASan/UBSan (whose runtime must really be linked: checked with nm).
+# The C test (the vectors one line at a time and streamed through the
+# reader at every chunk size, the reader's promises, the ABI's edges)
+# against the debug library, under valgrind and under ASan/UBSan (whose
+# runtime must really be linked: checked with nm).
 test-c: $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vectors_asan $(BUILD)/capture_host_debug $(BUILD)/million_calls
 	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/test_vectors $(BUILD)/vectors.flat
 	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/million_calls 1000000
