@@ -121,8 +121,9 @@ func (r *Reader) Next() (Line, error) {
 	return l, nil
 }
 
-// Close frees what the Reader holds; then Next returns ErrClosed. It never
-// fails, and may be called more than once.
+// Close frees what the Reader holds (not its io.Reader, which it leaves
+// open); then Next returns ErrClosed. It never fails, and may be called
+// more than once.
 func (r *Reader) Close() error {
 	r.s.free()
 	r.s.items, r.next = nil, 0
