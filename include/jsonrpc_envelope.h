@@ -180,6 +180,16 @@ typedef uint32_t JsonRpcRole;
 typedef struct JsonRpcReader JsonRpcReader;
 
 /**
+ * Where a member's value stands in the line: `offset` and `len` in bytes,
+ * counted from the line's first byte. A JSON value is never empty, so
+ * `len == 0` means the member is absent.
+ */
+typedef struct JsonRpcSpan {
+  size_t offset;
+  size_t len;
+} JsonRpcSpan;
+
+/**
  * A string inside a result, as a pointer and a length in bytes. It is
  * borrowed: the result that holds it owns it, and it stays valid until that
  * result is freed. `ptr` is NULL when the string is absent; a present string
@@ -192,16 +202,6 @@ typedef struct JsonRpcStr {
 } JsonRpcStr;
 
 /**
- * Where a member's value stands in the line: `offset` and `len` in bytes,
- * counted from the line's first byte. A JSON value is never empty, so
- * `len == 0` means the member is absent.
- */
-typedef struct JsonRpcSpan {
-  size_t offset;
-  size_t len;
-} JsonRpcSpan;
-
-/**
  * What a line is and what it carries (SPEC §3), returned by value by
  * `jsonrpc_classify`. The caller owns it and frees it, once, with
  * `jsonrpc_classification_free`, which also sets it to all zeros.
@@ -209,6 +209,10 @@ typedef struct JsonRpcSpan {
  * Its strings are `JsonRpcStr` views into memory the result owns: valid
  * until it is freed, NULL `ptr` when absent. The result is plain data:
  * once returned it may be read from any thread, and moved between threads.
+ *
+ * What every line has (the kinds, the flags, the spans) comes before the
+ * strings, so that a binding keeping many results can copy that part alone
+ * (everything before `id`).
  */
 typedef struct JsonRpcClassification {
   JsonRpcKind kind;
@@ -231,6 +235,11 @@ typedef struct JsonRpcClassification {
    * one request can fail at once with this error.
    */
   bool names_no_request;
+  struct JsonRpcSpan id_span;
+  struct JsonRpcSpan method_span;
+  struct JsonRpcSpan params_span;
+  struct JsonRpcSpan result_span;
+  struct JsonRpcSpan error_span;
   /**
    * The id's exact JSON text, as it stood in the line (never re-encoded,
    * never rounded): exactly the line's bytes at `id_span`. Absent when
@@ -260,11 +269,6 @@ typedef struct JsonRpcClassification {
    * The reply a client owes for this line, or absent for none.
    */
   struct JsonRpcStr reply_client;
-  struct JsonRpcSpan id_span;
-  struct JsonRpcSpan method_span;
-  struct JsonRpcSpan params_span;
-  struct JsonRpcSpan result_span;
-  struct JsonRpcSpan error_span;
   /**
    * Private to the library: the one allocation that holds the strings
    * above, or NULL when the result owns no memory (no strings, or strings
@@ -305,12 +309,14 @@ typedef struct JsonRpcLine {
 
 /**
  * The lines one call of a reader completed, in order: `count` items at
- * `items`. Their bytes stand in `bytes` (`bytes_len` bytes: each line
- * with its LF, but the last line of a stream that had none), and every
- * string of their classifications in `texts` (`texts_len` bytes: the
- * strings of the first item, then of the next, each followed by its NUL,
- * in the order `id`, `method`, `reason`, `reply_server`, `reply_client`),
- * so a binding can copy the batch in three pieces and find each string by
+ * `items`. Their bytes stand in `bytes` (`bytes_len` bytes), each line
+ * where its item's `offset` says; when no item is too long, `bytes` is
+ * exactly the items' lines one after another, each followed by its LF (but
+ * the last line of a stream that had none). Every string of their
+ * classifications stands in `texts` (`texts_len` bytes: the strings of
+ * the first item, then of the next, each followed by its NUL, in the order
+ * `id`, `method`, `reason`, `reply_server`, `reply_client`). So a binding
+ * can copy a batch in three pieces and find each line and each string by
  * the lengths alone.
  *
  * Borrowed: everything a batch points to belongs to the reader and stays

@@ -189,6 +189,20 @@ fn seen(batch: &JsonRpcBatch) -> Vec<Seen> {
         });
     }
     assert_eq!(text_at, unsafe { batch.texts.cast::<u8>().add(batch.texts_len) }, "texts holds the strings only");
+    if !seen.iter().any(|s| matches!(s, Seen::TooLong { .. })) {
+        // Then `bytes` is exactly the lines, each with its LF but the last of
+        // a stream that had none.
+        let mut joined: Vec<u8> = Vec::new();
+        for s in &seen {
+            let Seen::Line { bytes, .. } = s else { unreachable!() };
+            joined.extend_from_slice(bytes);
+            joined.push(b'\n');
+        }
+        if bytes.last() != Some(&b'\n') {
+            joined.pop();
+        }
+        assert_eq!(bytes, joined.as_slice());
+    }
     seen
 }
 

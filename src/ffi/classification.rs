@@ -65,6 +65,10 @@ pub struct JsonRpcSpan {
 /// Its strings are `JsonRpcStr` views into memory the result owns: valid
 /// until it is freed, NULL `ptr` when absent. The result is plain data:
 /// once returned it may be read from any thread, and moved between threads.
+///
+/// What every line has (the kinds, the flags, the spans) comes before the
+/// strings, so that a binding keeping many results can copy that part alone
+/// (everything before `id`).
 #[repr(C)]
 #[derive(Debug)]
 pub struct JsonRpcClassification {
@@ -80,6 +84,11 @@ pub struct JsonRpcClassification {
     /// `"2.0"`, and the id is null or absent (SPEC §2). A host waiting on its
     /// one request can fail at once with this error.
     pub names_no_request: bool,
+    pub id_span: JsonRpcSpan,
+    pub method_span: JsonRpcSpan,
+    pub params_span: JsonRpcSpan,
+    pub result_span: JsonRpcSpan,
+    pub error_span: JsonRpcSpan,
     /// The id's exact JSON text, as it stood in the line (never re-encoded,
     /// never rounded): exactly the line's bytes at `id_span`. Absent when
     /// there is no `id` member.
@@ -99,11 +108,6 @@ pub struct JsonRpcClassification {
     pub reply_server: JsonRpcStr,
     /// The reply a client owes for this line, or absent for none.
     pub reply_client: JsonRpcStr,
-    pub id_span: JsonRpcSpan,
-    pub method_span: JsonRpcSpan,
-    pub params_span: JsonRpcSpan,
-    pub result_span: JsonRpcSpan,
-    pub error_span: JsonRpcSpan,
     /// Private to the library: the one allocation that holds the strings
     /// above, or NULL when the result owns no memory (no strings, or strings
     /// in the caller's scratch buffer; see `jsonrpc_classify_into`). Never

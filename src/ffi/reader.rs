@@ -49,12 +49,14 @@ pub struct JsonRpcLine {
 }
 
 /// The lines one call of a reader completed, in order: `count` items at
-/// `items`. Their bytes stand in `bytes` (`bytes_len` bytes: each line
-/// with its LF, but the last line of a stream that had none), and every
-/// string of their classifications in `texts` (`texts_len` bytes: the
-/// strings of the first item, then of the next, each followed by its NUL,
-/// in the order `id`, `method`, `reason`, `reply_server`, `reply_client`),
-/// so a binding can copy the batch in three pieces and find each string by
+/// `items`. Their bytes stand in `bytes` (`bytes_len` bytes), each line
+/// where its item's `offset` says; when no item is too long, `bytes` is
+/// exactly the items' lines one after another, each followed by its LF (but
+/// the last line of a stream that had none). Every string of their
+/// classifications stands in `texts` (`texts_len` bytes: the strings of
+/// the first item, then of the next, each followed by its NUL, in the order
+/// `id`, `method`, `reason`, `reply_server`, `reply_client`). So a binding
+/// can copy a batch in three pieces and find each line and each string by
 /// the lengths alone.
 ///
 /// Borrowed: everything a batch points to belongs to the reader and stays
