@@ -470,7 +470,7 @@ func InvalidReply(line []byte, role Role) (reply []byte, ok bool) {
 	case C.JSONRPC_STATUS_UNKNOWN_ROLE:
 		panic(fmt.Sprintf("envelope: InvalidReply with unknown role %v", role))
 	default:
-		panic(fmt.Sprintf("envelope: jsonrpc_invalid_reply failed with status %d", uint32(out.status)))
+		panic(fmt.Sprintf("envelope: jsonrpc_invalid_reply failed: %s", statusName(out.status)))
 	}
 	if out.present == 0 {
 		return nil, false
@@ -607,7 +607,7 @@ func (s *stream) call(data []byte, end bool) error {
 		if end {
 			what = "jsonrpc_reader_end"
 		}
-		return fmt.Errorf("envelope: %s failed with status %d", what, uint32(out.status))
+		return fmt.Errorf("envelope: %s failed: %s", what, statusName(out.status))
 	}
 	count, nbytes, ntexts := int(out.count), int(out.bytes_len), int(out.texts_len)
 	if out.copied == 0 {
@@ -644,4 +644,13 @@ func (l *Line) set(it *lineItem, bytes []byte, strs []byte) int {
 	off := int(it.offset)
 	l.Bytes = bytes[off : off+l.Len : off+l.Len]
 	return n
+}
+
+// statusName is the library's name of a status, or its number when it has
+// none.
+func statusName(status C.uint32_t) string {
+	if name := goName(C.jsonrpc_status_name(status)); name != "" {
+		return name
+	}
+	return fmt.Sprintf("status %d", uint32(status))
 }
