@@ -20,9 +20,97 @@ all: build
 
 build: $(RELEASE_LIB)/libjsonrpc_envelope.so
 
+# ---- setup: what the targets need, installed on first use -----------------
+#
+# No target assumes a tool. Each depends on a setup-* target that checks
+# for what it uses and installs what is missing, saying what it installs:
+# system commands with apt-get (mk/need.sh), Rust components with rustup,
+# tools from crates.io into target/tools (never into the user's home).
+# With everything there a setup target prints nothing and takes
+# milliseconds, so it runs every time: no stamp file can outlive the tool
+# it stands for. A tool that cannot be had stops make with one line naming
+# it and how to get it. `make setup` runs every setup target.
+#
+# Another part of the build hooks in the same way, in its own rules.mk:
+#
+#   SETUP += setup-node                  # `make setup` runs it too
+#   setup-node: setup-build              # the library's needs, when it builds it
+#   	@mk/need.sh test-node node npm   # system commands, installed or named
+#   	@...                             # its packages, into target/ or its own
+#   	                                 # ignored folder, one line when it installs
+#   test-node test-node-types: setup-node
+#
+# Make every target that runs a tool depend on the setup target itself (not
+# only the target in TESTS): `make -j` or `make test-node-types` may start it
+# first. A binding whose needs live in bindings/NAME/ci-setup.sh gets that
+# script as setup-NAME, run before test-NAME, without writing the rule.
+
+SETUP := setup-build setup-lint setup-rust setup-c setup-fuzz
+TOOLS := target/tools
+RUST_VERSION := $(shell sed -n 's/^rust-version = "\(.*\)"$$/\1/p' Cargo.toml)
+
+.PHONY: setup $(SETUP) setup-tsan
+
+# Cargo and a C compiler and linker: what building the library needs.
+setup-build:
+	@command -v $(CARGO) >/dev/null 2>&1 || { \
+	  echo "make needs cargo (Rust $(RUST_VERSION) or newer), which is not on PATH: install Rust with rustup (https://rustup.rs)" >&2; exit 1; }
+	@have=$$($(CARGO) --version | cut -d' ' -f2 | cut -d- -f1); \
+	  [ "$$(printf '%s\n%s\n' '$(RUST_VERSION)' "$$have" | sort -V | head -n 1)" = '$(RUST_VERSION)' ] || { \
+	  echo "make needs Rust $(RUST_VERSION) or newer, and cargo is $$have: update it (rustup update)" >&2; exit 1; }
+	@mk/need.sh build cc=gcc
+
+# cargo fmt and cargo clippy: components of the Rust toolchain.
+setup-lint: setup-build
+	@for component in rustfmt:fmt clippy:clippy; do \
+	  $(CARGO) $${component#*:} --version >/dev/null 2>&1 && continue; \
+	  if command -v rustup >/dev/null 2>&1; then \
+	    echo "setup-lint: installing the Rust component $${component%:*} (rustup component add $${component%:*})"; \
+	    rustup component add $${component%:*} >/dev/null 2>&1 && continue; \
+	  fi; \
+	  echo "test-lint needs cargo $${component#*:}, which is not installed: add the Rust component $${component%:*} (rustup component add $${component%:*})" >&2; \
+	  exit 1; \
+	done
+
+# The Rust tests run nm and readelf on the built library.
+setup-rust: setup-build
+	@mk/need.sh test-rust nm=binutils readelf=binutils
+
+# The C tests: valgrind, Python (it flattens the vectors for C), and the
+# compiler's sanitizer runtimes (part of gcc on Debian).
+setup-c: setup-build
+	@mk/need.sh test-c valgrind nm=binutils python3
+	@for sanitizer in address,undefined thread; do \
+	  echo 'int main(void) { return 0; }' | $(CC) -fsanitize=$$sanitizer -x c - -o /dev/null >/dev/null 2>&1 || { \
+	    echo "test-c needs $(CC) -fsanitize=$$sanitizer, whose runtime is not installed: install gcc's sanitizer libraries (Debian: sudo apt-get install libasan8 libubsan1 libtsan2)" >&2; exit 1; }; \
+	done
+
+# cargo-fuzz, pinned, from crates.io into target/tools: nothing outside the
+# checkout changes, and every checkout fuzzes with the same version
+# (`make clean` removes it with the rest of target/). libFuzzer needs a
+# C++ compiler.
+CARGO_FUZZ_VERSION := 0.13.2
+
+setup-fuzz: setup-build
+	@mk/need.sh fuzz c++=g++ python3
+	@$(TOOLS)/bin/cargo-fuzz --version 2>/dev/null | grep -qx 'cargo-fuzz $(CARGO_FUZZ_VERSION)' || { \
+	  echo "setup-fuzz: installing cargo-fuzz $(CARGO_FUZZ_VERSION) from crates.io into $(TOOLS) (once: a minute or two)"; \
+	  $(CARGO) install --quiet --locked --root $(TOOLS) --version $(CARGO_FUZZ_VERSION) cargo-fuzz || { \
+	    echo "fuzz needs cargo-fuzz $(CARGO_FUZZ_VERSION), and cargo install could not build it: see above (is crates.io reachable?)" >&2; exit 1; }; }
+
+# A binding's own setup script, as its setup target (see above). Before the
+# rules.mk files, so that setup-NAME comes first among test-NAME's
+# prerequisites.
+BINDING_SETUPS := $(patsubst bindings/%/ci-setup.sh,setup-%,$(wildcard bindings/*/ci-setup.sh))
+SETUP += $(BINDING_SETUPS)
+.PHONY: $(BINDING_SETUPS)
+$(BINDING_SETUPS): setup-%:
+	@bash bindings/$*/ci-setup.sh
+$(foreach setup,$(BINDING_SETUPS),$(eval test-$(setup:setup-%=%): $(setup)))
+
 # ---- demo: the CLI and a small C host over the example captures ----------
 
-demo: build $(BUILD)/capture_host
+demo: setup-build build $(BUILD)/capture_host
 	@echo '== jsonrpc-envelope lint: a server stdout capture, as its host (client) reads it'
 	@./target/release/jsonrpc-envelope lint examples/captures/server-stdout.jsonl || echo "(exit status $$?: lines that would trouble a peer)"
 	@echo
@@ -49,9 +137,9 @@ TESTS := test-lint test-rust test-c test-fuzz
 BENCHES := bench-rust bench-memory
 -include bindings/*/rules.mk
 
-test: $(TESTS)
+test: setup $(TESTS)
 
-test-lint:
+test-lint: setup-lint
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --all-targets --features panic-test -- -D warnings
@@ -60,14 +148,16 @@ test-lint:
 
 # Unit tests, vectors through the Rust API and the C ABI, header drift,
 # exported symbols, the CLI, JSONTestSuite.
-test-rust:
+test-rust: setup-rust
 	$(CARGO) test --workspace
 
 # The C test (the vectors one line at a time and streamed through the
 # reader at every chunk size, the reader's promises, the ABI's edges)
 # against the debug library, under valgrind and under ASan/UBSan (whose
-# runtime must really be linked: checked with nm).
-test-c: $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vectors_asan $(BUILD)/capture_host_debug $(BUILD)/million_calls $(BUILD)/alloc_failures $(BUILD)/panic_test
+# runtime must really be linked: checked with nm); eight threads against
+# one, under ThreadSanitizer, which here sees the C side only (make
+# test-tsan runs them against a library it sees too).
+test-c: setup-c $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vectors_asan $(BUILD)/capture_host_debug $(BUILD)/million_calls $(BUILD)/alloc_failures $(BUILD)/panic_test $(BUILD)/threads
 	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/test_vectors $(BUILD)/vectors.flat
 	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/million_calls 1000000
 	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) --soname-synonyms=somalloc=nouserintercepts $(BUILD)/alloc_failures
@@ -79,6 +169,8 @@ test-c: $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vectors_asan $
 	nm $(BUILD)/test_vectors_asan | grep -q '__ubsan_handle' || { echo 'UBSan is not linked'; exit 1; }
 	LD_LIBRARY_PATH=$(DEBUG_LIB) ASAN_OPTIONS=detect_leaks=1 $(BUILD)/test_vectors_asan $(BUILD)/vectors.flat
 	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/capture_host_debug client examples/captures/server-stdout.jsonl > /dev/null
+	nm $(BUILD)/threads | grep -q '__tsan_init' || { echo 'TSan is not linked'; exit 1; }
+	LD_LIBRARY_PATH=$(DEBUG_LIB) TSAN_OPTIONS=halt_on_error=1 $(BUILD)/threads $(BUILD)/vectors.flat
 
 $(BUILD)/vectors.flat: tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl | $(BUILD)
 	$(PYTHON) tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl $@
@@ -87,11 +179,11 @@ $(BUILD)/vectors.flat: tests/c/flatten_vectors.py tests/vectors/envelope.jsonl t
 # find it at run time through this link, as they would after `make install`.
 ABI := $(shell sed -n 's/^pub const JSONRPC_ABI_VERSION: u32 = \([0-9]*\);/\1/p' src/ffi/version.rs)
 
-$(DEBUG_LIB)/libjsonrpc_envelope.so: FORCE
+$(DEBUG_LIB)/libjsonrpc_envelope.so: FORCE setup-build
 	$(CARGO) build --lib
 	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
-$(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE
+$(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE setup-build
 	$(CARGO) build --release --workspace
 	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
@@ -110,7 +202,7 @@ $(BUILD)/alloc_failures: tests/c/alloc_failures.c include/jsonrpc_envelope.h $(D
 # own so that it never stands where the real library does.
 PANIC_LIB := target/panic-test/debug
 
-$(PANIC_LIB)/libjsonrpc_envelope.so: FORCE
+$(PANIC_LIB)/libjsonrpc_envelope.so: FORCE setup-build
 	$(CARGO) build --lib --features panic-test --target-dir target/panic-test
 	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
@@ -119,6 +211,9 @@ $(BUILD)/panic_test: tests/c/panic_test.c include/jsonrpc_envelope.h $(PANIC_LIB
 
 $(BUILD)/million_calls: tests/c/million_calls.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -g -O1 $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+
+$(BUILD)/threads: tests/c/threads.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	$(CC) $(CFLAGS_STRICT) -g -O1 -fsanitize=thread $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
 
 $(BUILD)/capture_host_debug: examples/c/capture_host.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -g $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
@@ -156,20 +251,16 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 
 FUZZ_TARGETS := classify envelope log_value reader c_abi scanners
 FUZZ_SECONDS ?= 300
-FUZZ := RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
+FUZZ_ENV := PATH="$(CURDIR)/$(TOOLS)/bin:$$PATH" RUSTC_BOOTSTRAP=1 CARGO='$(CARGO)'
 
 .PHONY: fuzz fuzz-seed test-fuzz
 
-# Each target for FUZZ_SECONDS (default 5 minutes), seeded from the vectors.
-fuzz: fuzz-seed
-	@for t in $(FUZZ_TARGETS); do \
-	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
-	  $(FUZZ) run $$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 2>&1 \
-	    | grep -E '^(Done|stat::number_of_executed_units|==[0-9]+== ERROR|SUMMARY|thread .* panicked)' ; \
-	  [ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
-	done
+# Each target for FUZZ_SECONDS (default 5 minutes), seeded from the vectors;
+# then a table of executions and findings per target. Fails on a finding.
+fuzz: setup-fuzz fuzz-seed
+	$(FUZZ_ENV) fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-fuzz-seed:
+fuzz-seed: setup-fuzz
 	$(PYTHON) fuzz/seed.py $(FUZZ_TARGETS)
 
 # The smoke run inside `make test`: about 40 seconds in all.
@@ -184,3 +275,6 @@ header:
 
 clean:
 	$(CARGO) clean
+
+# Last, after every rules.mk has added to SETUP.
+setup: $(SETUP)

@@ -3,7 +3,8 @@
 # `make test-cpp` needs and lacks: cmake, g++, pkg-config (pkgconf),
 # GoogleTest (libgtest-dev), valgrind, binutils (nm, readelf), and
 # coreutils' timeout. Idempotent: it runs `apt-get update` and
-# `apt-get install` only when something is missing. .ci/run calls it.
+# `apt-get install` only when something is missing, and prints nothing
+# when nothing is. make runs it as setup-cpp, before test-cpp.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -28,10 +29,7 @@ have timeout || missing+=(coreutils)
 have ldd || missing+=(libc-bin)
 have_gtest || missing+=(libgtest-dev)
 
-if ((${#missing[@]} == 0)); then
-    echo "bindings/cpp: everything the C/C++ tests need is installed"
-    exit 0
-fi
+((${#missing[@]})) || exit 0
 
 echo "bindings/cpp: installing ${missing[*]}"
 sudo=()

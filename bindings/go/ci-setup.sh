@@ -2,7 +2,8 @@
 # What the Go binding's tests (bindings/go/rules.mk) need on a fresh Debian
 # machine: Go 1.24 or newer (preinstalled at /usr/local/go/bin) and a C
 # compiler with the C library's headers, for cgo. Idempotent: it installs
-# only what is missing. No Go modules are fetched: the binding and the echo
+# only what is missing, and prints nothing when nothing is. make runs it as
+# setup-go, before test-go. No Go modules are fetched: the binding and the echo
 # server use the standard library only.
 set -euo pipefail
 export PATH="$PATH:/usr/local/go/bin"
@@ -30,5 +31,3 @@ if ! command -v "$cc" >/dev/null 2>&1 ||
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends gcc libc6-dev
 fi
-
-echo "bindings/go: Go $have_go, cgo compiler $(command -v "$cc")"
