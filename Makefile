@@ -220,6 +220,56 @@ $(BUILD)/capture_host_debug: examples/c/capture_host.c include/jsonrpc_envelope.
 
 FORCE:
 
+# ---- ThreadSanitizer (not part of `make test`: it builds std, minutes) ----
+
+# The eight-thread tests with the library itself instrumented: rustc's
+# -Zsanitizer=thread, on stable through RUSTC_BOOTSTRAP, with the standard
+# library rebuilt the same way (-Zbuild-std; an uninstrumented one gives
+# false reports), in target/tsan. First the Rust test
+# (tests/stress.rs), then tests/c/threads.c against the instrumented
+# library; and last two threads sharing one reader, which the header
+# forbids: ThreadSanitizer must report that race inside the library, or it
+# is not seeing the library's memory accesses.
+HOST_TRIPLE   = $(shell rustc -vV | sed -n 's/^host: //p')
+TSAN_DIR      := target/tsan
+TSAN_LIB      = $(TSAN_DIR)/$(HOST_TRIPLE)/debug
+TSAN_CARGO    = RUSTC_BOOTSTRAP=1 RUSTFLAGS=-Zsanitizer=thread $(CARGO)
+TSAN_BUILD    = -Zbuild-std --target $(HOST_TRIPLE) --target-dir $(TSAN_DIR)
+TSAN_RUN      := TSAN_OPTIONS=halt_on_error=1
+TSAN_RUST_TEST := eight_threads_through_the_c_abi_agree_with_one
+
+.PHONY: test-tsan
+
+# The Rust standard library's source, which -Zbuild-std compiles.
+setup-tsan: setup-c
+	@[ -e "$$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.lock" ] || { \
+	  command -v rustup >/dev/null 2>&1 || { \
+	    echo "test-tsan needs the Rust standard library's source (the rust-src component), and there is no rustup to add it" >&2; exit 1; }; \
+	  echo "setup-tsan: installing the Rust component rust-src (rustup component add rust-src)"; \
+	  rustup component add rust-src >/dev/null; }
+
+test-tsan: setup-tsan $(BUILD)/vectors.flat
+	$(TSAN_CARGO) test $(TSAN_BUILD) --test stress --no-run 2> $(TSAN_DIR).build.log || { cat $(TSAN_DIR).build.log; exit 1; }
+	@test=$$(sed -n 's|^ *Executable tests/stress.rs (\(.*\))$$|\1|p' $(TSAN_DIR).build.log); \
+	  nm "$$test" | grep -q '__tsan_init' || { echo "TSan is not linked into $$test"; exit 1; }; \
+	  echo "$(TSAN_RUN) $$test --exact $(TSAN_RUST_TEST)"; \
+	  $(TSAN_RUN) "$$test" --exact $(TSAN_RUST_TEST)
+	$(TSAN_CARGO) build $(TSAN_BUILD) --lib
+	ln -sf libjsonrpc_envelope.so $(TSAN_LIB)/libjsonrpc_envelope.so.$(ABI)
+	nm -D $(TSAN_LIB)/libjsonrpc_envelope.so | grep -q '__tsan_func_entry' || { echo 'the library is not instrumented'; exit 1; }
+	$(CC) $(CFLAGS_STRICT) -g -O1 -fsanitize=thread tests/c/threads.c tests/c/tsan_shim.c \
+		-L$(TSAN_LIB) -ljsonrpc_envelope -o $(BUILD)/threads_tsan
+	LD_LIBRARY_PATH=$(TSAN_LIB) $(TSAN_RUN) $(BUILD)/threads_tsan $(BUILD)/vectors.flat 5
+	@LD_LIBRARY_PATH=$(TSAN_LIB) $(TSAN_RUN) $(BUILD)/threads_tsan --share-a-reader $(BUILD)/vectors.flat \
+		> $(BUILD)/threads_tsan.misuse.log 2>&1; status=$$?; \
+	if [ $$status -eq 66 ] && grep -q 'WARNING: ThreadSanitizer: data race' $(BUILD)/threads_tsan.misuse.log \
+		&& grep -q 'src/ffi/reader.rs' $(BUILD)/threads_tsan.misuse.log; then \
+	  echo "threads: two threads sharing one reader (forbidden): ThreadSanitizer reports the race in src/ffi/reader.rs, as it must"; \
+	else \
+	  cat $(BUILD)/threads_tsan.misuse.log; \
+	  echo "ThreadSanitizer did not report two threads sharing one reader (exit status $$status): it does not see the library"; exit 1; \
+	fi
+
 # ---- benchmarks (not part of `make test`) ---------------------------------
 
 .PHONY: bench bench-corpus $(BENCHES)
