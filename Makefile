@@ -42,8 +42,11 @@ build: $(RELEASE_LIB)/libjsonrpc_envelope.so
 #
 # Make every target that runs a tool depend on the setup target itself (not
 # only the target in TESTS): `make -j` or `make test-node-types` may start it
-# first. A binding whose needs live in bindings/NAME/ci-setup.sh gets that
-# script as setup-NAME, run before test-NAME, without writing the rule.
+# first; for a file target, as an order-only prerequisite (`| setup-node`),
+# so that the phony setup target does not make it out of date. A binding
+# whose needs live in a script bindings/NAME/ci-setup.sh gets it as its
+# setup-NAME, run before test-NAME, without writing that rule (so write
+# either the script or the rule, not both).
 
 SETUP := setup-build setup-lint setup-rust setup-c setup-fuzz
 TOOLS := target/tools
@@ -105,7 +108,7 @@ BINDING_SETUPS := $(patsubst bindings/%/ci-setup.sh,setup-%,$(wildcard bindings/
 SETUP += $(BINDING_SETUPS)
 .PHONY: $(BINDING_SETUPS)
 $(BINDING_SETUPS): setup-%:
-	@bash bindings/$*/ci-setup.sh
+	@CC='$(CC)' CXX='$(CXX)' PYTHON='$(PYTHON)' CARGO='$(CARGO)' bash bindings/$*/ci-setup.sh
 $(foreach setup,$(BINDING_SETUPS),$(eval test-$(setup:setup-%=%): $(setup)))
 
 # ---- demo: the CLI and a small C host over the example captures ----------
@@ -172,7 +175,7 @@ test-c: setup-c $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vector
 	nm $(BUILD)/threads | grep -q '__tsan_init' || { echo 'TSan is not linked'; exit 1; }
 	LD_LIBRARY_PATH=$(DEBUG_LIB) TSAN_OPTIONS=halt_on_error=1 $(BUILD)/threads $(BUILD)/vectors.flat
 
-$(BUILD)/vectors.flat: tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl | $(BUILD)
+$(BUILD)/vectors.flat: tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl | $(BUILD) setup-c
 	$(PYTHON) tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl $@
 
 # The library's SONAME is libjsonrpc_envelope.so.<ABI>: programs linked here
@@ -190,7 +193,7 @@ $(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE setup-build
 $(BUILD)/test_vectors: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -g -O1 $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
 
-$(BUILD)/test_vectors_asan: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
+$(BUILD)/test_vectors_asan: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD) setup-c
 	$(CC) $(CFLAGS_STRICT) -g -O1 $(SANITIZE) $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
 
 # Every allocation of every entry point failed in turn (interposed malloc).
@@ -212,7 +215,7 @@ $(BUILD)/panic_test: tests/c/panic_test.c include/jsonrpc_envelope.h $(PANIC_LIB
 $(BUILD)/million_calls: tests/c/million_calls.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -g -O1 $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
 
-$(BUILD)/threads: tests/c/threads.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
+$(BUILD)/threads: tests/c/threads.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD) setup-c
 	$(CC) $(CFLAGS_STRICT) -g -O1 -fsanitize=thread $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
 
 $(BUILD)/capture_host_debug: examples/c/capture_host.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)

@@ -32,6 +32,10 @@ CPP_VERSION  := $(shell sed -n 's/^version = "\([^"]*\)"$$/\1/p' Cargo.toml | he
 
 TESTS += test-cpp
 
+# What these targets run (cmake, GoogleTest, ...) is installed on first use
+# by setup-cpp, the top Makefile's rule for ci-setup.sh.
+test-cpp-asan test-cpp-valgrind test-cpp-consumers test-cpp-host cpp-host: setup-cpp
+
 # ---- install ---------------------------------------------------------------
 
 install: install-cpp

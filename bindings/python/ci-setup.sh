@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # What the Python binding's tests (make test-python) need on a fresh Debian
 # machine, installed only when missing, so running it again does nothing:
-#   - pytest for $PYTHON (pip, or Debian's python3-pytest where pip may not
-#     install into the system Python);
-#   - venv with ensurepip (Debian's python3-venv), for the test that
-#     pip-installs the package into a fresh virtual environment.
+#   - venv with ensurepip for $PYTHON (Debian's python3-venv), for the
+#     tests' own environment and for the test that pip-installs the package
+#     into a fresh virtual environment;
+#   - target/python-test, a virtual environment of $PYTHON with pytest from
+#     PyPI, which runs the tests: nothing is installed into $PYTHON itself.
 # It prints nothing when nothing is missing. make runs it as setup-python,
 # before test-python; cargo and a C compiler are make's setup-build's.
 set -euo pipefail
 
 PYTHON="${PYTHON:-python3}"
+TEST_ENV="$(cd "$(dirname "$0")/../.." && pwd)/target/python-test"
 updated=""
 
 apt_install() {
@@ -40,13 +42,17 @@ if ! venv_works; then
     apt_install "python${version}-venv" || apt_install python3-venv
 fi
 
-if ! "$PYTHON" -c 'import pytest' >/dev/null 2>&1; then
-    echo "ci-setup: installing pytest for $PYTHON"
-    if ! "$PYTHON" -m pip install --quiet 'pytest>=7' 2>/dev/null; then
-        # A Debian system Python refuses pip (PEP 668): use its package.
-        apt_install python3-pytest
-    fi
-fi
-
 venv_works || { echo "ci-setup: $PYTHON -m venv still fails" >&2; exit 1; }
-"$PYTHON" -c 'import pytest' || { echo "ci-setup: pytest still cannot be imported by $PYTHON" >&2; exit 1; }
+
+# The environment is $PYTHON's only if it runs the same interpreter.
+which_python='import sys; print(sys.version, sys.base_prefix)'
+if [ "$("$TEST_ENV/bin/python" -c "$which_python" 2>/dev/null)" != "$("$PYTHON" -c "$which_python")" ] ||
+    ! "$TEST_ENV/bin/python" -c 'import pytest' >/dev/null 2>&1; then
+    echo "ci-setup: installing pytest from PyPI into target/python-test, a virtual environment of $PYTHON"
+    rm -rf "$TEST_ENV"
+    "$PYTHON" -m venv "$TEST_ENV"
+    "$TEST_ENV/bin/python" -m pip install --quiet --disable-pip-version-check 'pytest>=7' || {
+        echo "test-python needs pytest, and pip could not install it from PyPI into target/python-test (is PyPI reachable?)" >&2
+        exit 1
+    }
+fi

@@ -10,6 +10,9 @@
 
 PYTHON_BINDING     := bindings/python
 PYTHON_PYTEST_ARGS ?=
+# A virtual environment of $(PYTHON) with pytest, made by setup-python
+# (ci-setup.sh): the tests run in it.
+PYTHON_TEST        := $(CURDIR)/target/python-test/bin/python
 
 TESTS += test-python
 .PHONY: test-python
@@ -17,7 +20,7 @@ TESTS += test-python
 test-python: $(RELEASE_LIB)/libjsonrpc_envelope.so
 	cd $(PYTHON_BINDING) && \
 	JSONRPC_ENVELOPE_LIB="$(CURDIR)/$(RELEASE_LIB)/libjsonrpc_envelope.so" PYTHONDONTWRITEBYTECODE=1 \
-	$(PYTHON) -m pytest -p no:cacheprovider $(PYTHON_PYTEST_ARGS)
+	$(PYTHON_TEST) -m pytest -p no:cacheprovider $(PYTHON_PYTEST_ARGS)
 
 # The Python binding's benchmark (not a test): ns per line for classify and
 # read_messages against json.loads, and orjson.loads (installed from PyPI
