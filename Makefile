@@ -25,7 +25,7 @@ build: $(RELEASE_LIB)/libjsonrpc_envelope.so
 # No target assumes a tool. Each depends on a setup-* target that checks
 # for what it uses and installs what is missing, saying what it installs:
 # system commands with apt-get (mk/need.sh), Rust components with rustup,
-# tools from crates.io into target/tools (never into the user's home).
+# tools from crates.io into target/tools (not the user's ~/.cargo/bin).
 # With everything there a setup target prints nothing and takes
 # milliseconds, so it runs every time: no stamp file can outlive the tool
 # it stands for. A tool that cannot be had stops make with one line naming
@@ -61,7 +61,7 @@ setup-build:
 	@have=$$($(CARGO) --version | cut -d' ' -f2 | cut -d- -f1); \
 	  [ "$$(printf '%s\n%s\n' '$(RUST_VERSION)' "$$have" | sort -V | head -n 1)" = '$(RUST_VERSION)' ] || { \
 	  echo "make needs Rust $(RUST_VERSION) or newer, and cargo is $$have: update it (rustup update)" >&2; exit 1; }
-	@mk/need.sh build cc=gcc
+	@mk/need.sh build '$(firstword $(CC))=$(if $(filter cc,$(CC)),gcc,$(firstword $(CC)))'
 
 # cargo fmt and cargo clippy: components of the Rust toolchain.
 setup-lint: setup-build
