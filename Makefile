@@ -48,6 +48,7 @@ $(BUILD):
 TESTS := test-lint test-rust test-c test-fuzz
 BENCHES := bench-rust bench-memory
 -include bindings/*/rules.mk
+include sdk/rules.mk
 
 test: $(TESTS)
 
