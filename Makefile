@@ -49,6 +49,7 @@ TESTS := test-lint test-rust test-c test-fuzz
 BENCHES := bench-rust bench-memory
 -include bindings/*/rules.mk
 include sdk/rules.mk
+include tests/guard/rules.mk
 
 test: $(TESTS)
 

@@ -36,5 +36,7 @@ $(SDK_NODE_STAMP): sdk/node/package.json sdk/node/package-lock.json
 
 $(SDK_GO_BIN)/%: sdk/go/%/main.go sdk/go/go.mod sdk/go/go.sum
 	mkdir -p $(SDK_GO_BIN)
+	@unformatted="$$($(SDK_GO_ENV) gofmt -l sdk/go/$*)"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted: $$unformatted"; exit 1; fi
 	cd sdk/go && $(SDK_GO_ENV) go vet ./$*
 	cd sdk/go && $(SDK_GO_ENV) go build -o $(CURDIR)/$@ ./$*

@@ -1,7 +1,8 @@
 // The official Go MCP SDK's stdio client, driving one session against a
 // server command: initialize, list the tools, call `echo`. Prints one JSON
 // line with what it got and exits 0, or says what failed on stderr and
-// exits 1.
+// exits 1. (The Go SDK ends the session on a line it cannot read, so its
+// report's transport error count is always 0.)
 //
 //	client [--timeout SECONDS] -- COMMAND [ARGS...]
 package main
@@ -23,6 +24,7 @@ type report struct {
 	Tools   []string `json:"tools"`
 	Echo    []string `json:"echo"`
 	IsError bool     `json:"is_error"`
+	Errors  int      `json:"transport_errors"`
 }
 
 func session(ctx context.Context, command []string) (*report, error) {
