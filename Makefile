@@ -48,6 +48,8 @@ $(BUILD):
 TESTS := test-lint test-rust test-c test-fuzz
 BENCHES := bench-rust bench-memory
 -include bindings/*/rules.mk
+include sdk/rules.mk
+include tests/guard/rules.mk
 
 test: $(TESTS)
 

@@ -1,0 +1,274 @@
+//! A destination that two threads write whole lines to: the pump that
+//! forwards lines to it, and the pump on the other side, whose replies go
+//! back this way. One write at a time, each of whole lines, so nothing is
+//! ever interleaved inside a line (SPEC §8). Replies are queued and written
+//! by the sink's own thread, so a pump never waits behind a forward that is
+//! blocked on a full pipe (which could otherwise stall both directions).
+
+use std::fs::File;
+use std::io::{self, IoSlice, Write};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread;
+
+/// Lines written in one `writev`: two slices each (the line, then its LF),
+/// within Linux's limit of 1024 slices per call.
+pub const LINES_PER_WRITE: usize = 512;
+
+/// Reply bytes queued before a reply waits for room. A reply longer than
+/// this is still queued when nothing else is.
+const QUEUE_LIMIT: usize = 64 << 10;
+
+/// Why a line could not be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gone {
+    /// The sink was closed (its side's stream ended), or an earlier write failed.
+    Closed,
+    /// This write failed: the reader went away (a broken pipe) or the
+    /// stream failed; the sink is closed from now on.
+    Broken,
+}
+
+/// A handle on a destination; clones share it.
+#[derive(Clone)]
+pub struct Sink {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    /// What the destination is, for diagnostics: "the host" or "the child".
+    name: &'static str,
+    state: Mutex<State>,
+    changed: Condvar,
+    /// Closed when this one breaks (the host gone closes the child's stdin).
+    also_close: Option<Sink>,
+}
+
+struct State {
+    /// The destination; `None` once closed. Writers write through a clone
+    /// of the `Arc`, outside the lock, so the file closes when the last
+    /// write in progress ends.
+    file: Option<Arc<File>>,
+    /// A write is in progress.
+    writing: bool,
+    /// Replies waiting for the sink's thread, each with its LF.
+    queued: Vec<u8>,
+}
+
+impl Sink {
+    /// A sink writing to `file`, with its own thread for replies. When a
+    /// write to it fails, `also_close` is closed too.
+    pub fn new(name: &'static str, file: File, also_close: Option<Sink>) -> Sink {
+        let state = State { file: Some(Arc::new(file)), writing: false, queued: Vec::new() };
+        let sink =
+            Sink { shared: Arc::new(Shared { name, state: Mutex::new(state), changed: Condvar::new(), also_close }) };
+        let replies = sink.clone();
+        thread::Builder::new()
+            .name(format!("replies to {name}"))
+            .spawn(move || replies.write_replies())
+            .expect("start a thread");
+        sink
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.shared.name
+    }
+
+    /// Writes `lines`, each followed by an LF, whole and in order, in as few
+    /// writes as the system allows; returns when they are written. Queued
+    /// replies go first.
+    pub fn write_lines(&self, lines: &[&[u8]]) -> Result<(), Gone> {
+        let file = {
+            let mut state = self.wait_while(|s| s.writing || !s.queued.is_empty());
+            let file = state.file.clone().ok_or(Gone::Closed)?;
+            state.writing = true;
+            file
+        };
+        let result = lines.chunks(LINES_PER_WRITE).try_for_each(|lines| write_all_lines(&file, lines));
+        self.done_writing(file, result)
+    }
+
+    /// Queues `reply` (one line, without its LF) for the sink's thread, and
+    /// returns at once unless the queue is full.
+    pub fn post(&self, reply: &[u8]) -> Result<(), Gone> {
+        let mut state = self.wait_while(|s| !s.queued.is_empty() && s.queued.len() + reply.len() >= QUEUE_LIMIT);
+        if state.file.is_none() {
+            return Err(Gone::Closed);
+        }
+        state.queued.try_reserve(reply.len() + 1).map_err(|_| Gone::Closed)?;
+        state.queued.extend_from_slice(reply);
+        state.queued.push(b'\n');
+        drop(state);
+        self.shared.changed.notify_all();
+        Ok(())
+    }
+
+    /// Closes the destination: what is queued is dropped, and the file is
+    /// closed now or, when a write is in progress, as soon as it ends.
+    pub fn close(&self) {
+        let mut state = self.lock();
+        state.file = None;
+        state.queued = Vec::new();
+        drop(state);
+        self.shared.changed.notify_all();
+    }
+
+    /// Waits until the replies queued so far are written (or the sink is
+    /// closed).
+    pub fn drain(&self) {
+        drop(self.wait_while(|s| s.file.is_some() && (s.writing || !s.queued.is_empty())));
+    }
+
+    /// The sink's thread: writes queued replies, between forwards, until the
+    /// sink is closed.
+    fn write_replies(&self) {
+        loop {
+            let (file, replies) = {
+                let mut state = self.wait_while(|s| s.file.is_some() && (s.writing || s.queued.is_empty()));
+                let Some(file) = state.file.clone() else { return };
+                state.writing = true;
+                (file, std::mem::take(&mut state.queued))
+            };
+            // The queue is taken whole, so replies never wait behind each other.
+            self.shared.changed.notify_all();
+            let result = write_all(&file, &replies);
+            if self.done_writing(file, result).is_err() {
+                return;
+            }
+        }
+    }
+
+    fn done_writing(&self, file: Arc<File>, result: io::Result<()>) -> Result<(), Gone> {
+        let mut state = self.lock();
+        state.writing = false;
+        drop(file);
+        let broken = result.is_err() && state.file.is_some();
+        if result.is_err() {
+            state.file = None;
+            state.queued = Vec::new();
+        }
+        drop(state);
+        self.shared.changed.notify_all();
+        match result {
+            Ok(()) => Ok(()),
+            Err(_) if broken => {
+                if let Some(other) = &self.shared.also_close {
+                    other.close();
+                }
+                Err(Gone::Broken)
+            }
+            Err(_) => Err(Gone::Closed),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic in another thread holding the lock leaves the state whole
+        // (every change is a single assignment), so the poison is ignored.
+        self.shared.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn wait_while(&self, mut busy: impl FnMut(&State) -> bool) -> MutexGuard<'_, State> {
+        let mut state = self.lock();
+        while state.file.is_some() && busy(&state) {
+            state = self.shared.changed.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        state
+    }
+}
+
+/// Writes each line and an LF, as one `writev` when the system takes it all.
+fn write_all_lines(file: &File, lines: &[&[u8]]) -> io::Result<()> {
+    let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(2 * lines.len());
+    for line in lines {
+        slices.push(IoSlice::new(line));
+        slices.push(IoSlice::new(b"\n"));
+    }
+    let mut slices = &mut slices[..];
+    while !slices.is_empty() {
+        match (&*file).write_vectored(slices) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut slices, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+fn write_all(file: &File, bytes: &[u8]) -> io::Result<()> {
+    (&*file).write_all(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+    use std::time::Duration;
+
+    use super::*;
+
+    fn pipe() -> (File, File) {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: pipe(2) just opened both descriptors, and nothing else owns them.
+        unsafe { (std::os::fd::FromRawFd::from_raw_fd(fds[0]), std::os::fd::FromRawFd::from_raw_fd(fds[1])) }
+    }
+
+    #[test]
+    fn lines_go_out_whole_with_their_lf() {
+        let (mut read, write) = pipe();
+        let sink = Sink::new("test", write, None);
+        sink.write_lines(&[b"one", b"", b"two\r"]).unwrap();
+        sink.post(b"reply").unwrap();
+        sink.drain();
+        sink.close();
+        let mut got = Vec::new();
+        read.read_to_end(&mut got).unwrap();
+        assert_eq!(got, b"one\n\ntwo\r\nreply\n");
+    }
+
+    #[test]
+    fn a_reply_is_queued_at_once_while_a_forward_is_blocked_and_follows_it_whole() {
+        let (mut read, write) = pipe();
+        let sink = Sink::new("test", write, None);
+        // More than a pipe holds: the forward blocks until the reader reads.
+        let big = vec![b'x'; 1 << 20];
+        let forwarder = {
+            let sink = sink.clone();
+            let big = big.clone();
+            thread::spawn(move || sink.write_lines(&[&big, b"after"]))
+        };
+        thread::sleep(Duration::from_millis(50));
+        let (posted, done) = std::sync::mpsc::channel();
+        let replier = {
+            let sink = sink.clone();
+            thread::spawn(move || posted.send(sink.post(b"reply")).unwrap())
+        };
+        assert_eq!(done.recv_timeout(Duration::from_secs(5)), Ok(Ok(())), "post waited for the blocked forward");
+        let mut got = vec![0; big.len() + 1];
+        read.read_exact(&mut got).unwrap();
+        assert!(got[..big.len()].iter().all(|&b| b == b'x') && got[big.len()] == b'\n');
+        forwarder.join().unwrap().unwrap();
+        replier.join().unwrap();
+        sink.drain();
+        sink.close();
+        let mut rest = Vec::new();
+        read.read_to_end(&mut rest).unwrap();
+        assert_eq!(rest, b"after\nreply\n");
+    }
+
+    #[test]
+    fn a_broken_pipe_closes_the_sink_and_the_other_one() {
+        let (read, write) = pipe();
+        let (mut other_read, other_write) = pipe();
+        let other = Sink::new("other", other_write, None);
+        let sink = Sink::new("test", write, Some(other.clone()));
+        drop(read);
+        assert_eq!(sink.write_lines(&[b"lost"]), Err(Gone::Broken));
+        assert_eq!(sink.write_lines(&[b"lost"]), Err(Gone::Closed));
+        assert_eq!(sink.post(b"lost"), Err(Gone::Closed));
+        assert_eq!(other.post(b"x"), Err(Gone::Closed));
+        let mut got = Vec::new();
+        other_read.read_to_end(&mut got).unwrap();
+        assert!(got.is_empty());
+    }
+}
