@@ -86,3 +86,17 @@ test-go-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so mcpstdio-example python-mcp-v
 	cd $(MCPSTDIO) && $(MCPSTDIO_GO_ENV) $(PYTHON_MCP_ENV) MCPSTDIO_PYTHON="$(CURDIR)/$(PYTHON_MCP)" \
 	MCPSTDIO_GO_SERVER="$(CURDIR)/$(MCPSTDIO_EXAMPLE)" SDK_GO_ECHO_SERVER="$(CURDIR)/$(SDK_GO_BIN)/echo-server" \
 	$(GOLANG) test -race -count=1 ./...
+
+# The same MCP tool-call round trip over mcpstdio and over the Go SDK's own
+# stdio transports, in one run, in turns (BenchmarkToolCallInTurns; not a
+# test); part of `make bench`, which puts bench/out/mcp-go.txt in
+# bench/RESULTS.md.
+BENCHES += bench-go-mcp
+.PHONY: bench-go-mcp
+
+bench-go-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so mcpstdio-example python-mcp-venv sdk-go
+	mkdir -p bench/out
+	cd $(MCPSTDIO) && $(MCPSTDIO_GO_ENV) $(PYTHON_MCP_ENV) MCPSTDIO_PYTHON="$(CURDIR)/$(PYTHON_MCP)" \
+	MCPSTDIO_GO_SERVER="$(CURDIR)/$(MCPSTDIO_EXAMPLE)" SDK_GO_ECHO_SERVER="$(CURDIR)/$(SDK_GO_BIN)/echo-server" \
+	$(GOLANG) test -run '^$$' -bench ToolCallInTurns -benchtime 3000x -count 5 > $(CURDIR)/bench/out/mcp-go.txt
+	cat bench/out/mcp-go.txt

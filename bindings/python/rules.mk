@@ -70,3 +70,15 @@ test-python-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so python-mcp-venv mcpstdio-
 	cd $(PYTHON_BINDING) && $(PYTHON_MCP_ENV) \
 	MCPSTDIO_GO_SERVER="$(CURDIR)/$(MCPSTDIO_EXAMPLE)" SDK_GO_ECHO_SERVER="$(CURDIR)/$(SDK_GO_BIN)/echo-server" \
 	$(CURDIR)/$(PYTHON_MCP) -m pytest -p no:cacheprovider tests_mcp
+
+# The same MCP tool-call round trip over jsonrpc_envelope.mcp and over the
+# SDK's own stdio transports, in one run, in turns (bench/mcp_python_bench.py;
+# not a test); part of `make bench`, which puts bench/out/mcp-python.txt in
+# bench/RESULTS.md.
+BENCHES += bench-python-mcp
+.PHONY: bench-python-mcp
+
+bench-python-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so python-mcp-venv
+	mkdir -p bench/out
+	$(PYTHON_MCP_ENV) $(PYTHON_MCP) bench/mcp_python_bench.py > bench/out/mcp-python.txt
+	cat bench/out/mcp-python.txt

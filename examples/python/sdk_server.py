@@ -5,7 +5,10 @@ only change from the SDK's way is the last line: `run(server)` instead of
 `server.run("stdio")`.
 
     pip install "./bindings/python[mcp]"
-    python examples/python/sdk_server.py
+    python examples/python/sdk_server.py [--sdk-transport]
+
+--sdk-transport serves the same server on the SDK's own transport, for
+comparison (the tests' control, the benchmark's other half).
 
 A line the library says is owed a reply (not JSON, a batch, a bare value, a
 broken request) is answered with it and never reaches the SDK; an empty line
@@ -13,6 +16,7 @@ or a JSON log line is dropped; each of them is logged on stderr.
 """
 
 import logging
+import sys
 
 from mcp.server.mcpserver import MCPServer
 
@@ -30,4 +34,7 @@ def echo(text: str) -> str:
 if __name__ == "__main__":
     # The transport's records of the lines it kept from the SDK, on stderr.
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    run(server)  # the SDK's own transport: server.run("stdio")
+    if "--sdk-transport" in sys.argv[1:]:
+        server.run("stdio")  # the SDK's own transport
+    else:
+        run(server)

@@ -4,10 +4,11 @@ package mcpstdio_test
 // (bindings/go/rules.mk), which names them in the environment:
 //
 //   - MCPSTDIO_GO_SERVER: examples/go/sdk_server, the Go SDK's server on
-//     StdioTransport;
-//   - SDK_GO_ECHO_SERVER: the Go SDK's server on its own transport
-//     (sdk/go/echo-server), the control, and with --pollute a server that
-//     writes a banner, a JSON log line and fmt.Printf output to stdout;
+//     StdioTransport, and with -sdk-transport on the SDK's own (the
+//     control);
+//   - SDK_GO_ECHO_SERVER: sdk/go/echo-server, whose --pollute makes it a
+//     server that writes a banner, a JSON log line and fmt.Printf output
+//     to stdout;
 //   - MCPSTDIO_PYTHON: the Python of target/python-mcp, with the Python
 //     SDK, for examples/python/sdk_server.py (cross-language) and the
 //     Python SDK's own server; PYTHONPATH and JSONRPC_ENVELOPE_LIB point it

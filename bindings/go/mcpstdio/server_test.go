@@ -1,9 +1,9 @@
 package mcpstdio_test
 
-// The Go SDK's server (one echo tool) fed issue #16's abuse lines through a
-// real pipe, each followed by a ping: on the SDK's own StdioTransport (the
-// control, asserted as observed with go-sdk v1.8.0), and on ours
-// (examples/go/sdk_server), where every line gets the reply of SPEC section
+// The Go SDK's server (one echo tool: examples/go/sdk_server) fed issue
+// #16's abuse lines through a real pipe, each followed by a ping: on the
+// SDK's own StdioTransport (-sdk-transport; the control, asserted as
+// observed with go-sdk v1.8.0), and on ours, where every line gets the reply of SPEC section
 // 4, byte for byte as the vectors write it, and a normal request is still
 // answered after them all.
 
@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -205,7 +206,7 @@ func feed(t *testing.T, command []string) (map[string]outcome, string, *server, 
 const stillHere = `[{"type":"text","text":"still here"}]`
 
 func TestControlTheSDKTransportAnswersNoneAndExitsOnMost(t *testing.T) {
-	got, echo, s, status := feed(t, goSDKServer)
+	got, echo, s, status := feed(t, append(slices.Clone(goOurServer), "-sdk-transport"))
 	none := outcome{nil, "alive"}
 	exited := outcome{nil, "exited"}
 	want := map[string]outcome{

@@ -6,8 +6,8 @@ the library of JSONRPC_ENVELOPE_LIB, as the binding's own tests do; so do
 the servers they start.
 
 The programs they talk to, besides this package's example
-(examples/python/sdk_server.py):
-- the SDK's own stdio server, the control (sdk/python/echo_server.py);
+(examples/python/sdk_server.py), which with --sdk-transport is the same
+server on the SDK's own transport (the control):
 - the Go example on mcpstdio (MCPSTDIO_GO_SERVER) and the Go SDK's own
   stdio server (SDK_GO_ECHO_SERVER), both built by make;
 - servers that pollute their stdout (examples/guard/naive_server.py, and
@@ -37,6 +37,8 @@ os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE / "src"), o
 
 PYTHON = sys.executable
 OUR_SERVER = [PYTHON, str(REPO / "examples/python/sdk_server.py")]
+# The same server on the SDK's own transport: the control.
+OUR_SERVER_ON_SDK = OUR_SERVER + ["--sdk-transport"]
 SDK_SERVER = [PYTHON, str(REPO / "sdk/python/echo_server.py")]
 GO_OUR_SERVER = [os.environ["MCPSTDIO_GO_SERVER"]]
 GO_SDK_SERVER = [os.environ["SDK_GO_ECHO_SERVER"]]

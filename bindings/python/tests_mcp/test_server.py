@@ -1,7 +1,7 @@
-"""The official SDK's server (MCPServer, one echo tool) fed issue #16's
-abuse lines through a real pipe, each followed by a ping: on the SDK's own
-stdio transport (the control, asserted as observed with mcp 2.3.0), and on
-ours (examples/python/sdk_server.py), where every line gets the reply of
+"""The official SDK's server (MCPServer, one echo tool:
+examples/python/sdk_server.py) fed issue #16's abuse lines through a real
+pipe, each followed by a ping: on the SDK's own stdio transport (the
+control, asserted as observed with mcp 2.3.0), and on ours, where every line gets the reply of
 SPEC section 4, byte for byte as the vectors write it, and a normal request
 is still answered after them all."""
 
@@ -11,7 +11,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from conftest import ABUSE, OUR_SERVER, SDK_SERVER, vectors
+from conftest import ABUSE, OUR_SERVER, OUR_SERVER_ON_SDK, vectors
 from peer import Server
 
 # Beyond issue #16's list: lines the transport drops, with a log record.
@@ -46,7 +46,7 @@ STILL_HERE = [{"type": "text", "text": "still here"}]
 
 
 def test_control_the_sdk_transport_answers_none_of_the_lines() -> None:
-    got, echo, server, status = feed(SDK_SERVER)
+    got, echo, server, status = feed(OUR_SERVER_ON_SDK)
     # Nothing comes back for any line, and the server lives through them all.
     assert got == {label: ([], ALIVE) for label, _ in lines()}
     assert server.starts == 1 and status == 0

@@ -3,7 +3,10 @@
 // change from the SDK's way is the transport value given to server.Run.
 //
 //	cargo build --release   # the library the binding links
-//	go run .
+//	go run . [-sdk-transport]
+//
+// -sdk-transport serves the same server on the SDK's own transport, for
+// comparison (the tests' control, the benchmark's other half).
 //
 // A line the library says is owed a reply (not JSON, a batch, a bare value,
 // a broken request) is answered with it and never reaches the SDK; an empty
@@ -13,6 +16,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"log"
 
 	"github.com/jsonrpc-envelope/jsonrpc-envelope/bindings/go/mcpstdio"
@@ -28,10 +32,15 @@ func echo(ctx context.Context, req *mcp.CallToolRequest, args echoArgs) (*mcp.Ca
 }
 
 func main() {
+	sdkTransport := flag.Bool("sdk-transport", false, "serve on the SDK's own transport, for comparison")
+	flag.Parse()
 	server := mcp.NewServer(&mcp.Implementation{Name: "sdk-go-echo", Version: "1.0.0"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "Returns the text it is given."}, echo)
-	// The SDK's own transport: &mcp.StdioTransport{}
-	if err := server.Run(context.Background(), &mcpstdio.StdioTransport{}); err != nil {
+	var transport mcp.Transport = &mcpstdio.StdioTransport{}
+	if *sdkTransport {
+		transport = &mcp.StdioTransport{} // the SDK's own
+	}
+	if err := server.Run(context.Background(), transport); err != nil {
 		log.Fatalf("sdk-go-echo: %v", err)
 	}
 }
