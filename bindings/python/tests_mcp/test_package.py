@@ -99,3 +99,27 @@ def test_bad_arguments_fail_before_anything_starts() -> None:
         anyio.run(enter, stdio_client(StdioServerParameters(command=sys.executable), max_line=-1))
     with pytest.raises(TypeError, match="MCPServer or a low-level mcp Server"):
         run(object())
+
+
+def test_stdio_server_skips_a_line_over_max_line(caplog: Any) -> None:
+    import logging
+
+    from jsonrpc_envelope.mcp import stdio_server
+
+    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcp")
+    long = b'{"jsonrpc":"2.0","method":"big","params":{"pad":"' + b"x" * 100 + b'"}}'
+    lines = long + b'\n{"jsonrpc":"2.0","method":"small"}\n'
+
+    async def run(max_line: int) -> List[str]:
+        got = []
+        stdin = anyio.wrap_file(io.BufferedReader(io.BytesIO(lines)))
+        with anyio.fail_after(10):
+            async with stdio_server(stdin, anyio.wrap_file(io.StringIO()), max_line=max_line) as (read_stream, write_stream):
+                async with write_stream:
+                    async for item in read_stream:
+                        got.append(item.message.method)
+        return got
+
+    assert anyio.run(run, 50) == ["small"]
+    assert [r.getMessage() for r in caplog.records] == [f"stdin line 1: too_long ({len(long)} bytes), dropped"]
+    assert anyio.run(run, 1000) == ["big", "small"]
