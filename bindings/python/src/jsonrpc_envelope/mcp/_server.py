@@ -93,7 +93,8 @@ async def stdio_server(
             stdout_buffer, restore_stdout = _claim_fd(1, sys.stdout, "wb", _open_stdout_diversion)
             stdout = anyio.wrap_file(_UnownedTextWrapper(stdout_buffer, encoding="utf-8"))
         out = stdout.wrapped
-        write_lock = anyio.Lock()
+        # No checkpoint when free: a write costs no extra turn of the event loop.
+        write_lock = anyio.Lock(fast_acquire=True)
 
         read_stream_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
         write_stream, write_stream_reader = create_context_streams[SessionMessage](0)
