@@ -100,25 +100,24 @@ func (c *conn) readLoop(r *envelope.Reader, incoming chan<- msgOrErr) {
 // decode applies SPEC section 9 to one line: the message to hand to the
 // SDK, or a decoding error for it, or neither when the line stops here.
 func (c *conn) decode(line *envelope.Line) (jsonrpc.Message, error) {
-	switch {
-	case line.TooLong:
+	if line.TooLong {
 		c.logger.Warn("jsonrpc-envelope: line kept from the SDK", "stream", c.stream, "line", line.Number,
 			"kind", line.Kind.String(), "bytes", line.Len, "action", "dropped")
 		return nil, nil
-	case line.Reply(c.role) != nil:
-		err := c.writeLine(line.Reply(c.role))
+	}
+	if reply := line.Reply(c.role); reply != nil {
+		err := c.writeLine(reply)
 		c.record(line, "answered")
 		if err != nil {
 			c.logger.Warn("jsonrpc-envelope: the reply could not be written", "stream", c.stream, "line", line.Number, "error", err)
 		}
 		return nil, nil
-	case !handedOn(line.Kind):
+	}
+	if !handedOn(line.Kind) {
 		c.record(line, "dropped")
 		return nil, nil
 	}
-	// A copy: the line's bytes are the reader's only until its next line,
-	// and the message may keep some of them (params) for longer.
-	data := bytes.Clone(line.Bytes)
+	var data []byte
 	if line.NamesNoRequest && c.pending != nil {
 		attributed, n := c.pending.attribute(line)
 		if attributed == nil {
@@ -126,6 +125,10 @@ func (c *conn) decode(line *envelope.Line) (jsonrpc.Message, error) {
 			return nil, nil
 		}
 		data = attributed
+	} else {
+		// A copy: the line's bytes are the reader's only until its next
+		// line, and the message may keep some of them (params) for longer.
+		data = bytes.Clone(line.Bytes)
 	}
 	msg, err := jsonrpc.DecodeMessage(data)
 	if err == nil && c.pending != nil {
