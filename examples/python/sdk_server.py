@@ -12,10 +12,10 @@ comparison (the tests' control, the benchmark's other half).
 
 A line the library says is owed a reply (not JSON, a batch, a bare value, a
 broken request) is answered with it and never reaches the SDK; an empty line
-or a JSON log line is dropped; each of them is logged on stderr.
+or a JSON log line is dropped; each of them is logged on stderr (MCPServer
+sets up Python's logging there).
 """
 
-import logging
 import sys
 
 from mcp.server.mcpserver import MCPServer
@@ -32,8 +32,6 @@ def echo(text: str) -> str:
 
 
 if __name__ == "__main__":
-    # The transport's records of the lines it kept from the SDK, on stderr.
-    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     if "--sdk-transport" in sys.argv[1:]:
         server.run("stdio")  # the SDK's own transport
     else:

@@ -89,7 +89,7 @@ def test_ours_completes_a_session_with_a_polluting_server(server: str, caplog: A
     assert report == {**ECHO, "transport_errors": 0}
     # The pollution is in the log, never in the session.
     records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcp"]
-    assert records[0].startswith("stdout line 1: parse_error, dropped: "), records
+    assert records[0].startswith("jsonrpc-envelope: stdout line 1: parse_error, dropped: "), records
     assert any(": not_jsonrpc, dropped: {" in r for r in records), records
 
 
@@ -166,8 +166,8 @@ def test_with_none_or_two_outstanding_an_error_that_names_no_request_is_dropped(
     ]
     records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcp"]
     assert [r.split(": {")[0] for r in records] == [
-        "stdout line 1: response, names no request, 2 outstanding, dropped",
-        "stdout line 4: response, names no request, 0 outstanding, dropped",
+        "jsonrpc-envelope: stdout line 1: response, names no request, 2 outstanding, dropped",
+        "jsonrpc-envelope: stdout line 4: response, names no request, 0 outstanding, dropped",
     ]
 
 

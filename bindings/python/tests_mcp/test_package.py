@@ -121,5 +121,5 @@ def test_stdio_server_skips_a_line_over_max_line(caplog: Any) -> None:
         return got
 
     assert anyio.run(run, 50) == ["small"]
-    assert [r.getMessage() for r in caplog.records] == [f"stdin line 1: too_long ({len(long)} bytes), dropped"]
+    assert [r.getMessage() for r in caplog.records] == [f"jsonrpc-envelope: stdin line 1: too_long ({len(long)} bytes), dropped"]
     assert anyio.run(run, 1000) == ["big", "small"]
