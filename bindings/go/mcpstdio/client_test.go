@@ -150,11 +150,14 @@ func TestOursFailsAtOnceWithTheErrorThatNamesNoRequest(t *testing.T) {
 		if elapsed >= time.Second {
 			t.Errorf("%v: failed after %v", option, elapsed)
 		}
+		t.Logf("%v: failed after %v: %v", option, elapsed, err)
 	}
 }
 
 func TestControlTheSDKTransportEndsTheSessionWithoutThePeersError(t *testing.T) {
+	start := time.Now()
 	_, err := session(withTimeout(t, 30*time.Second), &mcp.CommandTransport{Command: command(unattributed)}, hello)
+	t.Logf("failed after %v: %v", time.Since(start), err)
 	var wire *jsonrpc.Error
 	if !errors.As(err, &wire) || wire.Code != -32600 || wire.Message != "invalid request" {
 		t.Fatalf("got %v, want the SDK's own invalid request error", err)
