@@ -48,6 +48,8 @@ $(BUILD):
 TESTS := test-lint test-rust test-c test-fuzz
 BENCHES := bench-rust bench-memory
 -include bindings/*/rules.mk
+# Release artifacts (make dist) and their tests (test-dist).
+include packaging/rules.mk
 
 test: $(TESTS)
 
