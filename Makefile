@@ -62,8 +62,9 @@ test-lint:
 
 # Unit tests, vectors through the Rust API and the C ABI, header drift,
 # exported symbols, the CLI, JSONTestSuite.
+# --show-output shows which CPU-feature paths a test skipped on this machine.
 test-rust:
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace -- --show-output
 
 # The C test (the vectors one line at a time and streamed through the
 # reader at every chunk size, the reader's promises, the ABI's edges)
@@ -156,7 +157,7 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
 
-FUZZ_TARGETS := classify envelope log_value reader c_abi scanners
+FUZZ_TARGETS := classify envelope log_value reader c_abi scanners utf8
 FUZZ_SECONDS ?= 300
 FUZZ := RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
 

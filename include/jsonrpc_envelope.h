@@ -34,7 +34,8 @@
  * `JsonRpcBatch`, `JsonRpcLine` with its line number) replaces
  * `jsonrpc_classify_lines`, `JsonRpcLines` and `JsonRpcLineState`; a
  * too-long line is `JSONRPC_KIND_TOO_LONG`; the names and the default line
- * limit are exported (`jsonrpc_kind_name`, `jsonrpc_default_max_line`, ...).
+ * limit are exported (`jsonrpc_kind_name`, `jsonrpc_status_name`,
+ * `jsonrpc_default_max_line`, ...).
  */
 #define JSONRPC_ABI_VERSION 2
 
@@ -451,6 +452,12 @@ const char *jsonrpc_id_kind_name(uint32_t id_kind);
  * NULL for no role. Thread-safe.
  */
 const char *jsonrpc_role_name(uint32_t role);
+
+/**
+ * The name of a `JsonRpcStatus` value (`"ok"`, `"out_of_memory"`, ...), for
+ * a binding's error messages: static, NULL for no status. Thread-safe.
+ */
+const char *jsonrpc_status_name(uint32_t status);
 
 /**
  * The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.

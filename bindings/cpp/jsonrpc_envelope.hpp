@@ -116,16 +116,10 @@ inline std::string_view name(const char* text) noexcept {
   return detail::name(jsonrpc_role_name(static_cast<std::uint32_t>(role)));
 }
 
-/// The status's name in this header (the library names no statuses).
-[[nodiscard]] constexpr std::string_view to_string(Status status) noexcept {
-  switch (status) {
-    case Status::ok: return "ok";
-    case Status::unknown_role: return "unknown_role";
-    case Status::null_argument: return "null_argument";
-    case Status::out_of_memory: return "out_of_memory";
-    case Status::internal_error: return "internal_error";
-  }
-  return "unknown";
+/// The status's name (`ok`, `out_of_memory`, ...), from the library; empty
+/// for a value that is no status.
+[[nodiscard]] inline std::string_view to_string(Status status) noexcept {
+  return detail::name(jsonrpc_status_name(static_cast<std::uint32_t>(status)));
 }
 
 // ---- versions --------------------------------------------------------------

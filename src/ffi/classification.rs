@@ -479,20 +479,24 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
     if out.is_null() {
         return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
     }
-    // SAFETY (both writes): `out` is non-NULL and writable by the contract;
-    // `line` and `scratch` are passed on from the caller.
     guard(
         || {
             let failed = JsonRpcClassification::failed(c"internal error in jsonrpc_classify_into");
+            // SAFETY: `out` is non-NULL (checked above) and writable by the
+            // contract.
             unsafe { std::ptr::write(out, failed) };
             JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR
         },
         || {
-            let (result, status) =
-                match unsafe { JsonRpcClassification::of_line(line, len, Some((scratch, scratch_len))) } {
-                    Ok(result) => (result, JsonRpcStatus::JSONRPC_STATUS_OK),
-                    Err(failure) => (JsonRpcClassification::of_failure(failure), failure.status()),
-                };
+            // SAFETY: `line` and `scratch` are passed on from the caller,
+            // whose contract is `of_line`'s.
+            let classified = unsafe { JsonRpcClassification::of_line(line, len, Some((scratch, scratch_len))) };
+            let (result, status) = match classified {
+                Ok(result) => (result, JsonRpcStatus::JSONRPC_STATUS_OK),
+                Err(failure) => (JsonRpcClassification::of_failure(failure), failure.status()),
+            };
+            // SAFETY: `out` is non-NULL (checked above) and writable by the
+            // contract.
             unsafe { std::ptr::write(out, result) };
             status
         },

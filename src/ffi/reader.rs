@@ -159,7 +159,8 @@ impl JsonRpcReader {
         reader.busy = false;
         match result {
             Ok(batch) => {
-                // SAFETY: as above.
+                // SAFETY: `out` is non-NULL (checked above) and writable by
+                // the contract.
                 unsafe { out.write(batch) };
                 JsonRpcStatus::JSONRPC_STATUS_OK
             }
@@ -212,22 +213,14 @@ pub unsafe extern "C" fn jsonrpc_reader_feed(
     guard(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
+            let feed = |r: &mut JsonRpcReader| {
+                // SAFETY: passed on from the caller.
+                let data = unsafe { bytes(data, len) }.map_err(|_| Failure::NullArgument)?;
+                let (items, texts) = (&mut r.items, &mut r.texts);
+                r.reader.feed_then(data, |batch| JsonRpcReader::fill(items, texts, batch))
+            };
             // SAFETY: passed on from the caller.
-            unsafe {
-                JsonRpcReader::call(reader, out, |r| {
-                    // SAFETY: passed on from the caller.
-                    let data = unsafe { bytes(data, len) }.map_err(|_| Failure::NullArgument)?;
-                    let (items, texts) = (&mut r.items, &mut r.texts);
-                    let mut failure = None;
-                    let filled = r.reader.feed_then(data, |batch| {
-                        JsonRpcReader::fill(items, texts, batch).map_err(|f| {
-                            failure = Some(f);
-                            OutOfMemory
-                        })
-                    });
-                    filled.map_err(|OutOfMemory| failure.unwrap_or(Failure::OutOfMemory))
-                })
-            }
+            unsafe { JsonRpcReader::call(reader, out, feed) }
         },
     )
 }
@@ -245,19 +238,13 @@ pub unsafe extern "C" fn jsonrpc_reader_feed(
 pub unsafe extern "C" fn jsonrpc_reader_end(reader: *mut JsonRpcReader, out: *mut JsonRpcBatch) -> JsonRpcStatus {
     guard(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
-        // SAFETY: passed on from the caller.
-        || unsafe {
-            JsonRpcReader::call(reader, out, |r| {
+        || {
+            let end = |r: &mut JsonRpcReader| {
                 let (items, texts) = (&mut r.items, &mut r.texts);
-                let mut failure = None;
-                let filled = r.reader.end_then(|batch| {
-                    JsonRpcReader::fill(items, texts, batch).map_err(|f| {
-                        failure = Some(f);
-                        OutOfMemory
-                    })
-                });
-                filled.map_err(|OutOfMemory| failure.unwrap_or(Failure::OutOfMemory))
-            })
+                r.reader.end_then(|batch| JsonRpcReader::fill(items, texts, batch))
+            };
+            // SAFETY: passed on from the caller.
+            unsafe { JsonRpcReader::call(reader, out, end) }
         },
     )
 }

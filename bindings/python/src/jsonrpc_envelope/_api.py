@@ -152,9 +152,7 @@ _KIND_OF_LINE: Tuple[Any, ...] = tuple(
 )
 _ROLE_CODE: Dict[str, int] = {name: code for code, name in _ROLE_NAMES.items()}
 _ROLE_SERVER = CONSTANTS["JSONRPC_ROLE_SERVER"]
-_STATUS_NAME: Dict[int, str] = {
-    value: name for name, value in CONSTANTS.items() if name.startswith("JSONRPC_STATUS_")
-}
+_STATUS_NAME: Dict[int, str] = _library_names(lib.jsonrpc_status_name)
 _STATUS_OK = CONSTANTS["JSONRPC_STATUS_OK"]
 _STATUS_OUT_OF_MEMORY = CONSTANTS["JSONRPC_STATUS_OUT_OF_MEMORY"]
 _STATUS_UNKNOWN_ROLE = CONSTANTS["JSONRPC_STATUS_UNKNOWN_ROLE"]

@@ -184,6 +184,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jsonrpc_kind_name": (c_char_p, [c_uint32]),
     "jsonrpc_id_kind_name": (c_char_p, [c_uint32]),
     "jsonrpc_role_name": (c_char_p, [c_uint32]),
+    "jsonrpc_status_name": (c_char_p, [c_uint32]),
     "jsonrpc_default_max_line": (c_size_t, []),
     "jsonrpc_log_value": (JsonRpcString, [c_char_p, c_size_t]),
     "jsonrpc_invalid_reply": (JsonRpcReply, [c_char_p, c_size_t, c_uint32]),
