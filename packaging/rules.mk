@@ -35,7 +35,7 @@ DIST_RUST_SRC   := $(shell rustc --print sysroot 2>/dev/null)/lib/rustlib/src/ru
 DIST_RUSTC_HASH := $(shell rustc -vV 2>/dev/null | sed -n 's/^commit-hash: //p')
 
 .PHONY: dist dist-python dist-go dist-c dist-tools test-dist \
-        test-dist-contents test-dist-python test-dist-go test-dist-c
+        test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-panic
 
 TESTS += test-dist
 
@@ -48,10 +48,13 @@ $(DIST_TOOLS)/.installed: packaging/tools.txt
 	'$(DIST_TOOLS)/bin/python' -m pip install --quiet --disable-pip-version-check -r packaging/tools.txt
 	touch $@
 
-$(DIST_BUILD)/libjsonrpc_envelope.so: $(DIST_TOOLS)/.installed FORCE
-	PATH='$(DIST_TOOLS)/bin':"$$PATH" \
+# cargo zigbuild of the library as it ships; $(1): more cargo arguments.
+dist_cargo = PATH='$(DIST_TOOLS)/bin':"$$PATH" \
 	RUSTFLAGS='--remap-path-prefix=$(CURDIR)=jsonrpc-envelope --remap-path-prefix=$(DIST_CARGO_HOME)=cargo-home --remap-path-prefix=$(DIST_RUST_SRC)=/rustc/$(DIST_RUSTC_HASH)' \
-	nice $(CARGO) zigbuild --quiet --profile dist --lib --locked --target $(DIST_TRIPLE).$(DIST_GLIBC)
+	nice $(CARGO) zigbuild --quiet --profile dist --lib --locked --target $(DIST_TRIPLE).$(DIST_GLIBC) $(1)
+
+$(DIST_BUILD)/libjsonrpc_envelope.so: $(DIST_TOOLS)/.installed FORCE
+	$(call dist_cargo,)
 
 # Each file is written aside and renamed into place: the C archive's
 # `make install` comes here again while the other artifacts may read them.
@@ -104,7 +107,7 @@ dist-c: $(DIST_LIB)/libjsonrpc_envelope.so
 DIST_TEST_ENV = DIST='$(CURDIR)/$(DIST)' VERSION='$(DIST_VERSION)' ABI='$(ABI)' \
 	VECTORS='$(CURDIR)/tests/vectors' PYTHON='$(PYTHON)'
 
-test-dist: test-dist-contents test-dist-python test-dist-go test-dist-c
+test-dist: test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-panic
 
 test-dist-contents: dist
 	$(PYTHON) tests/dist/check_artifacts.py --dist $(DIST) --version $(DIST_VERSION) --abi $(ABI) \
@@ -119,3 +122,19 @@ test-dist-go: dist
 
 test-dist-c: dist
 	$(DIST_TEST_ENV) CC='$(CC)' CXX='$(CXX)' CMAKE='$(CMAKE)' PKG_CONFIG='$(PKG_CONFIG)' tests/dist/test_c.sh
+
+# The shipped library is linked by zig, whose unwinder is not the system's
+# libgcc_s: tests/c/panic_test.c against the same build with the panic-test
+# feature shows that a panic inside still unwinds to the guard.
+DIST_PANIC_DIR := target/dist-panic-test
+DIST_PANIC     := $(DIST_PANIC_DIR)/$(DIST_TRIPLE)/dist
+
+$(DIST_PANIC)/libjsonrpc_envelope.so: $(DIST_TOOLS)/.installed FORCE
+	$(call dist_cargo,--features panic-test --target-dir $(DIST_PANIC_DIR))
+	ln -sf libjsonrpc_envelope.so $@.$(ABI)
+
+test-dist-panic: $(DIST_PANIC)/libjsonrpc_envelope.so
+	$(CC) $(CFLAGS_STRICT) tests/c/panic_test.c -L$(DIST_PANIC) -ljsonrpc_envelope -o $(DIST_PANIC_DIR)/panic_test
+	LD_LIBRARY_PATH=$(DIST_PANIC) RUST_BACKTRACE=0 $(DIST_PANIC_DIR)/panic_test hook 2> $(DIST_PANIC_DIR)/panic_test.stderr \
+		|| { cat $(DIST_PANIC_DIR)/panic_test.stderr; exit 1; }
+	grep -c "the panic test's panic" $(DIST_PANIC_DIR)/panic_test.stderr | xargs echo 'test-dist panic: panics caught inside the zig-linked library:'

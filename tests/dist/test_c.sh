@@ -24,6 +24,9 @@ lib=$prefix/lib
 test "$(readlink "$lib/libjsonrpc_envelope.so")" = "libjsonrpc_envelope.so.$ABI"
 readelf -d "$lib/libjsonrpc_envelope.so.$ABI" | grep -q "Library soname: \[libjsonrpc_envelope.so.$ABI\]"
 grep -qx "Version: $VERSION" "$lib/pkgconfig/jsonrpc-envelope.pc"
+# The shared library exports the C API and nothing else (zig links it).
+others=$(nm -D --defined-only "$lib/libjsonrpc_envelope.so.$ABI" | awk '$3 !~ /^jsonrpc_/ { print $3 }')
+[ -z "$others" ] || { echo "test-dist c: exported besides the C API: $others" >&2; exit 1; }
 test "$(PKG_CONFIG_LIBDIR=$lib/pkgconfig ${PKG_CONFIG:-pkg-config} --variable=prefix jsonrpc-envelope | xargs realpath)" = "$(realpath "$prefix")"
 
 "$here/../../bindings/cpp/tests/consumers/run.sh" "$prefix" "$work/consumers" "$ABI"
