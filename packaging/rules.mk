@@ -41,6 +41,11 @@ TESTS += test-dist
 
 dist-tools: $(DIST_TOOLS)/.installed
 
+clean: clean-dist
+.PHONY: clean-dist
+clean-dist:
+	rm -rf $(DIST)
+
 $(DIST_TOOLS)/.installed: packaging/tools.txt
 	@echo "dist: installing the release tools from PyPI into $(DIST_TOOLS)"
 	rm -rf '$(DIST_TOOLS)'
@@ -95,7 +100,7 @@ dist-go: $(DIST_LIB)/libjsonrpc_envelope.so
 dist-c: $(DIST_LIB)/libjsonrpc_envelope.so
 	rm -rf target/dist-c
 	$(MAKE) --no-print-directory install-cpp CPP_INSTALL_LIB=$(DIST_LIB) PREFIX=/$(DIST_C_NAME) \
-		DESTDIR='$(CURDIR)/target/dist-c' 'PC_PREFIX=$$$${pcfiledir}/../..'
+		DESTDIR='$(CURDIR)/target/dist-c' 'PC_PREFIX=$$$${pcfiledir}/../..' CPP_OUT=target/dist-c/configured
 	install -d target/dist-c/$(DIST_C_NAME)/share/doc/jsonrpc-envelope
 	install -m 0644 README.md CHANGELOG.md target/dist-c/$(DIST_C_NAME)/share/doc/jsonrpc-envelope/
 	mkdir -p $(DIST)

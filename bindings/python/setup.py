@@ -157,9 +157,10 @@ class SdistWithCrate(sdist):
         destination = os.path.join(base_dir, SDIST_CRATE)
         with tarfile.open(crate) as archive:
             for member in archive.getmembers():
-                if not member.isfile() or not member.name.startswith(prefix):
-                    fail("unexpected entry %r in %s" % (member.name, crate))
-                path = os.path.join(destination, member.name[len(prefix):])
+                name = member.name
+                if not member.isfile() or not name.startswith(prefix) or ".." in name.split("/"):
+                    fail("unexpected entry %r in %s" % (name, crate))
+                path = os.path.join(destination, name[len(prefix):])
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 with archive.extractfile(member) as source, open(path, "wb") as out:
                     shutil.copyfileobj(source, out)

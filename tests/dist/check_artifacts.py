@@ -116,7 +116,9 @@ def main() -> int:
     c.size(wheel, os.path.join(dist, wheel), 1 * MiB)
     files = zip_members(os.path.join(dist, wheel))
     c.contents(wheel, files, "")
-    c.has(wheel, files, ["jsonrpc_envelope/%s" % n for n in ("__init__.py", "_api.py", "_ffi.py", "py.typed", "libjsonrpc_envelope.so")])
+    c.has(wheel, files, ["jsonrpc_envelope/" + n for n in (
+        "__init__.py", "_api.py", "_ffi.py", "py.typed", "libjsonrpc_envelope.so",
+    )])
     meta = "jsonrpc_envelope-%s.dist-info/" % v
     c.equal(wheel + ": version", field(files.get(meta + "METADATA", b""), r"^Version: (\S+)$"), v)
     c.equal(wheel + ": tags", re.findall(r"^Tag: (\S+)$", files.get(meta + "WHEEL", b"").decode(), re.M),

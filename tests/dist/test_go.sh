@@ -3,8 +3,8 @@
 # directory fetches it from the module proxy directory of dist/ (GOPROXY=
 # file://, no checksum database, a module cache of its own), then `go run`s
 # tests/dist/go/main.go over the test's own copy of the vectors. The PATH
-# holds Go and the C compiler but no Rust toolchain: the module must bring
-# its library. Also `go mod vendor`: a vendored build finds the header and
+# holds Go and the C compiler but no Rust toolchain (cargo and rustc there
+# only fail): the module must bring its library. Also `go mod vendor`: a vendored build finds the header and
 # the library too.
 #
 # Environment: DIST, VERSION, VECTORS.
@@ -21,12 +21,15 @@ trap cleanup EXIT
 go_bin=$(dirname "$(PATH="$PATH:/usr/local/go/bin" command -v go)")
 module=$(sed -n 's/^module //p' "$here/../../bindings/go/go.mod")
 
-# Go's own directory, then the system's: cargo and rustc live elsewhere.
-export PATH="$go_bin:/usr/bin:/bin"
-if command -v cargo >/dev/null 2>&1 || command -v rustc >/dev/null 2>&1; then
-    echo "test-dist go: a Rust toolchain is still on PATH ($PATH): the test would prove nothing" >&2
-    exit 1
-fi
+# Go's own directory and the system's, not ~/.cargo/bin; and should the
+# system have a Rust toolchain, commands of that name that fail come first.
+mkdir "$work/no-rust"
+for tool in cargo rustc rustup cargo-zigbuild; do
+    printf '#!/bin/sh\necho "test-dist go: %s was run" >&2\nexit 1\n' "$tool" > "$work/no-rust/$tool"
+    chmod +x "$work/no-rust/$tool"
+done
+export PATH="$work/no-rust:$go_bin:/usr/bin:/bin"
+unset CARGO RUSTC CARGO_HOME RUSTUP_HOME || true
 export GOPROXY="file://$DIST/goproxy" GOSUMDB=off GOFLAGS=-modcacherw GOTOOLCHAIN=local \
     GOMODCACHE="$work/modcache" CGO_ENABLED=1
 unset GOPATH GOPRIVATE GONOPROXY GONOSUMDB GOWORK CGO_LDFLAGS CGO_CFLAGS || true
