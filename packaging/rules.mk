@@ -26,13 +26,14 @@ DIST_VERSION := $(shell sed -n '/^\[workspace\.package\]/,/^\[/s/^version = "\([
 DIST_PLAT    := manylinux_$(subst .,_,$(DIST_GLIBC))_x86_64
 DIST_C_NAME  := libjsonrpc_envelope-$(DIST_VERSION)-x86_64-linux-gnu
 # Every artifact's time stamps: the commit's, so that a rebuild is the same.
-DIST_EPOCH   := $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+DIST_EPOCH    = $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 DIST_CARGO_HOME := $(or $(CARGO_HOME),$(HOME)/.cargo)
 # Where code inlined from the standard library names its sources: a local
 # path when rustup's rust-src is installed, remapped to the /rustc/<commit>/
-# that a toolchain without it writes.
-DIST_RUST_SRC   := $(shell rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust
-DIST_RUSTC_HASH := $(shell rustc -vV 2>/dev/null | sed -n 's/^commit-hash: //p')
+# that a toolchain without it writes. (These run only in the recipes that
+# use them.)
+DIST_RUST_SRC    = $(shell rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust
+DIST_RUSTC_HASH  = $(shell rustc -vV 2>/dev/null | sed -n 's/^commit-hash: //p')
 
 .PHONY: dist dist-python dist-go dist-c dist-tools test-dist \
         test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-panic
