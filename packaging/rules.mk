@@ -119,6 +119,9 @@ test-dist-contents: dist
 	$(PYTHON) tests/dist/check_artifacts.py --dist $(DIST) --version $(DIST_VERSION) --abi $(ABI) \
 		--changelog CHANGELOG.md --go-module "$$(sed -n 's/^module //p' $(GO_BINDING)/go.mod)" \
 		--forbid '$(CURDIR)' --forbid '$(DIST_CARGO_HOME)' --forbid '$(HOME)/' --forbid /work/
+	'$(DIST_TOOLS)/bin/auditwheel' show $(DIST)/jsonrpc_envelope-$(DIST_VERSION)-*.whl | tr -s ' \n' ' ' \
+		| grep -o 'is consistent with the following platform tag: "$(DIST_PLAT)"' \
+		|| { echo "test-dist: auditwheel show does not accept the wheel as $(DIST_PLAT)" >&2; exit 1; }
 
 test-dist-python: dist
 	$(DIST_TEST_ENV) tests/dist/test_python.sh
