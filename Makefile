@@ -46,7 +46,7 @@ $(BUILD):
 # Each binding adds its test target to TESTS in its own rules.mk, and may
 # add a benchmark to BENCHES (writing bench/out/<lang>.txt).
 TESTS := test-lint test-rust test-c test-fuzz
-BENCHES := bench-rust bench-memory
+BENCHES := bench-rust bench-memory bench-guard
 -include bindings/*/rules.mk
 include sdk/rules.mk
 include tests/guard/rules.mk
@@ -130,6 +130,14 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 	cd bench/rust && $(CARGO) build --quiet --release --bin memory
 	bench/rust/target/release/memory target/release/jsonrpc-envelope > bench/out/memory.txt
 	cat bench/out/memory.txt
+
+# The guard against the same child without it, in turns (bench/guard: its
+# own crate, which drives the guard through pipes as a host does).
+bench-guard: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
+	cd bench/guard && $(CARGO) build --quiet --release
+	mkdir -p bench/out
+	nice bench/guard/target/release/bench-guard target/release/jsonrpc-envelope > bench/out/guard.txt
+	cat bench/out/guard.txt
 
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
 
