@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use jsonrpc_envelope::{Line, Reader};
 
-use super::record::Seen;
+use super::record::{Event, Seen};
 use super::report::Report;
 use super::sink::{Gone, LINES_PER_WRITE, QUEUE_LIMIT, Sink};
 use super::table::{self, Action, Direction};
@@ -40,11 +40,9 @@ struct Group<'r> {
 }
 
 struct Handled<'r> {
-    number: u64,
-    kind: &'static str,
-    action: Action,
-    line: Seen<'r>,
-    /// Where its reply lies in `Group::replies`, LF excluded.
+    /// Its reply is `None` here: the reply lies in `Group::replies`.
+    event: Event<'r>,
+    /// Where the reply lies in `Group::replies`, LF excluded.
     reply: Option<(usize, usize)>,
 }
 
@@ -101,7 +99,8 @@ impl Pump {
                 (action, Seen::Bytes(bytes), reply)
             }
         };
-        let mut handled = Handled { number, kind, action, line: seen, reply: None };
+        let mut handled =
+            Handled { event: Event { dir: self.dir, number, kind, action, reply: None, line: seen }, reply: None };
         match (action, seen, reply) {
             (Action::Forwarded, Seen::Bytes(bytes), _) => group.forwards.push(bytes),
             (Action::Answered, _, Some(reply)) => {
@@ -111,7 +110,7 @@ impl Pump {
                 group.replies.push('\n');
             }
             // The table answers only lines the library has a reply for.
-            (Action::Answered, _, None) => handled.action = Action::Dropped,
+            (Action::Answered, _, None) => handled.event.action = Action::Dropped,
             _ => {}
         }
         group.lines.push(handled);
@@ -120,7 +119,7 @@ impl Pump {
     /// Writes the group's forwarded lines and posts its replies, then
     /// reports its lines, each with what happened to it.
     fn flush(&self, group: &mut Group<'_>, delivering: &mut [bool; 2]) {
-        let first = |action| group.lines.iter().find(|l| l.action == action).map_or(0, |l| l.number);
+        let first = |action| group.lines.iter().find(|l| l.event.action == action).map_or(0, |l| l.event.number);
         let forwarded = group.forwards.is_empty()
             || self.delivered(&self.forward_to, &mut delivering[0], first(Action::Forwarded), || {
                 self.forward_to.write_lines(&group.forwards)
@@ -130,18 +129,20 @@ impl Pump {
                 self.answer_to.post(group.replies.as_bytes())
             });
         for handled in &group.lines {
-            let delivered = match handled.action {
+            let mut event = handled.event;
+            let delivered = match event.action {
                 Action::Forwarded => forwarded,
                 Action::Answered => answered,
                 Action::Diverted | Action::Dropped => true,
             };
-            let reply = handled.reply.map(|(start, end)| &group.replies[start..end]);
             if !delivered {
                 // One note said so for all the lines that cannot go: an
                 // entry each, but no diagnostic each.
-                self.report.entry(self.dir, handled.number, handled.kind, Action::Dropped, None, handled.line);
-            } else if handled.action != Action::Forwarded || self.report.records() {
-                self.report.line(self.dir, handled.number, handled.kind, handled.action, reply, handled.line);
+                event.action = Action::Dropped;
+                self.report.entry(&event);
+            } else if event.action != Action::Forwarded || self.report.records() {
+                event.reply = handled.reply.map(|(start, end)| &group.replies[start..end]);
+                self.report.line(&event);
             }
         }
         group.lines.clear();

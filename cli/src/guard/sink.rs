@@ -63,16 +63,13 @@ struct State {
 impl Sink {
     /// A sink writing to `file`, with its own thread for replies. When a
     /// write to it fails, `also_close` is closed too.
-    pub fn new(name: &'static str, file: File, also_close: Option<Sink>) -> Sink {
+    pub fn new(name: &'static str, file: File, also_close: Option<Sink>) -> io::Result<Sink> {
         let state = State { file: Some(Arc::new(file)), writing: false, queued: Vec::new(), waiting: 0 };
         let shared = Shared { name, state: Mutex::new(state), work: Condvar::new(), turn: Condvar::new(), also_close };
         let sink = Sink { shared: Arc::new(shared) };
         let replies = sink.clone();
-        thread::Builder::new()
-            .name(format!("replies to {name}"))
-            .spawn(move || replies.write_replies())
-            .expect("start a thread");
-        sink
+        thread::Builder::new().name(format!("replies to {name}")).spawn(move || replies.write_replies())?;
+        Ok(sink)
     }
 
     pub fn name(&self) -> &'static str {
@@ -236,7 +233,7 @@ mod tests {
     #[test]
     fn lines_go_out_whole_with_their_lf() {
         let (mut read, write) = pipe();
-        let sink = Sink::new("test", write, None);
+        let sink = Sink::new("test", write, None).unwrap();
         sink.write_lines(&[b"one", b"", b"two\r"]).unwrap();
         sink.post(b"reply\n").unwrap();
         sink.drain();
@@ -249,7 +246,7 @@ mod tests {
     #[test]
     fn a_reply_is_queued_at_once_while_a_forward_is_blocked_and_follows_it_whole() {
         let (mut read, write) = pipe();
-        let sink = Sink::new("test", write, None);
+        let sink = Sink::new("test", write, None).unwrap();
         // More than a pipe holds: the forward blocks until the reader reads.
         let big = vec![b'x'; 1 << 20];
         let forwarder = {
@@ -279,7 +276,7 @@ mod tests {
     #[test]
     fn replies_beyond_the_queue_limit_wait_for_room_and_all_arrive_in_order() {
         let (read, write) = pipe();
-        let sink = Sink::new("test", write, None);
+        let sink = Sink::new("test", write, None).unwrap();
         let reader = thread::spawn(move || {
             let mut got = Vec::new();
             std::io::BufReader::new(read).read_to_end(&mut got).unwrap();
@@ -300,8 +297,8 @@ mod tests {
     fn a_broken_pipe_closes_the_sink_and_the_other_one() {
         let (read, write) = pipe();
         let (mut other_read, other_write) = pipe();
-        let other = Sink::new("other", other_write, None);
-        let sink = Sink::new("test", write, Some(other.clone()));
+        let other = Sink::new("other", other_write, None).unwrap();
+        let sink = Sink::new("test", write, Some(other.clone())).unwrap();
         drop(read);
         assert_eq!(sink.write_lines(&[b"lost"]), Err(Gone::Broken));
         assert_eq!(sink.write_lines(&[b"lost"]), Err(Gone::Closed));
