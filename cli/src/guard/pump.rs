@@ -1,7 +1,7 @@
 //! One direction of the session: reads a stream with the library's reader
 //! and does with each line what the table says. A line leaves as soon as the
 //! read that ends it returns: the lines of one read are handled in groups,
-//! whose forwarded lines go out in one write and whose replies in one post,
+//! whose replies go out in one post and whose forwarded lines in one write,
 //! before the next read; then each line of the group is reported, in order.
 
 use std::fs::File;
@@ -116,17 +116,19 @@ impl Pump {
         group.lines.push(handled);
     }
 
-    /// Writes the group's forwarded lines and posts its replies, then
-    /// reports its lines, each with what happened to it.
+    /// Posts the group's replies, then writes its forwarded lines, then
+    /// reports its lines, each with what happened to it. Replies go first:
+    /// whatever the other side answers to a forwarded line then reaches the
+    /// peer after them, never before a reply to an earlier line.
     fn flush(&self, group: &mut Group<'_>, delivering: &mut [bool; 2]) {
         let first = |action| group.lines.iter().find(|l| l.event.action == action).map_or(0, |l| l.event.number);
-        let forwarded = group.forwards.is_empty()
-            || self.delivered(&self.forward_to, &mut delivering[0], first(Action::Forwarded), || {
-                self.forward_to.write_lines(&group.forwards)
-            });
         let answered = group.replies.is_empty()
             || self.delivered(&self.answer_to, &mut delivering[1], first(Action::Answered), || {
                 self.answer_to.post(group.replies.as_bytes())
+            });
+        let forwarded = group.forwards.is_empty()
+            || self.delivered(&self.forward_to, &mut delivering[0], first(Action::Forwarded), || {
+                self.forward_to.write_lines(&group.forwards)
             });
         for handled in &group.lines {
             let mut event = handled.event;
