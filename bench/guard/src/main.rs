@@ -3,7 +3,8 @@
 //!
 //! - throughput: the small corpus, repeated, through `cat` as the child,
 //!   from the first byte written to the end of the output; lines per second
-//!   are the corpus lines sent per second;
+//!   are the corpus lines sent per second; CPU per line is what the child
+//!   (and the guard, with its child) spent, user and system;
 //! - latency: one request at a time through `cat`, the round trip from
 //!   writing a line to reading its echo; p50 and p99.
 //!
@@ -42,8 +43,22 @@ fn spawn(guard: Option<&str>) -> Child {
         .expect("start the child")
 }
 
-/// One run: the time from the first write to the end of the output.
-fn throughput_run(guard: Option<&str>, input: &'static [u8]) -> Duration {
+/// CPU time (user and system) of the children waited for so far.
+fn children_cpu() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
+    // SAFETY: getrusage(2) fills the rusage it is given, and cannot fail for RUSAGE_CHILDREN.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// One run: the time from the first write to the end of the output, and the
+/// CPU time the child spent (the guard's includes its own child's).
+fn throughput_run(guard: Option<&str>, input: &'static [u8]) -> (Duration, Duration) {
+    let cpu_before = children_cpu();
     let mut child = spawn(guard);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();
@@ -59,7 +74,7 @@ fn throughput_run(guard: Option<&str>, input: &'static [u8]) -> Duration {
     let end = Instant::now();
     let start = writer.join().unwrap();
     assert!(child.wait().unwrap().success());
-    end - start
+    (end - start, children_cpu() - cpu_before)
 }
 
 struct Echo {
@@ -102,16 +117,22 @@ fn main() {
     let lines = corpus.iter().filter(|&&b| b == b'\n').count() * REPEAT;
     let input: &'static [u8] = corpus.repeat(REPEAT).leak();
 
-    let mut direct = Vec::new();
-    let mut guarded = Vec::new();
+    let (mut direct, mut guarded) = (Vec::new(), Vec::new());
+    let (mut direct_cpu, mut guarded_cpu) = (Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
-        direct.push(throughput_run(None, input));
-        guarded.push(throughput_run(Some(&guard), input));
+        let (wall, cpu) = throughput_run(None, input);
+        direct.push(wall);
+        direct_cpu.push(cpu);
+        let (wall, cpu) = throughput_run(Some(&guard), input);
+        guarded.push(wall);
+        guarded_cpu.push(cpu);
     }
-    direct.sort();
-    guarded.sort();
+    for times in [&mut direct, &mut guarded, &mut direct_cpu, &mut guarded_cpu] {
+        times.sort();
+    }
     let rate = |d: Duration| lines as f64 / d.as_secs_f64();
     let (direct_rate, guarded_rate) = (rate(direct[ROUNDS / 2]), rate(guarded[ROUNDS / 2]));
+    let per_line = |d: Duration| d.as_secs_f64() * 1e9 / lines as f64;
 
     let request = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}\n";
     let (mut plain, mut through) = (Echo::new(None), Echo::new(Some(&guard)));
@@ -141,10 +162,13 @@ fn main() {
     println!(
         "throughput: bench/out/small.jsonl x {REPEAT} ({lines} lines, {mib:.0} MiB) through `cat`, median of {ROUNDS} runs each, in turns"
     );
-    println!("| | lines/s | MiB/s |");
-    println!("|---|---:|---:|");
-    for (name, rate) in [("cat alone", direct_rate), ("guard -- cat", guarded_rate)] {
-        println!("| {name} | {:.0} | {:.0} |", rate, rate / lines as f64 * mib);
+    println!("| | lines/s | MiB/s | CPU ns/line |");
+    println!("|---|---:|---:|---:|");
+    for (name, rate, cpu) in [
+        ("cat alone", direct_rate, direct_cpu[ROUNDS / 2]),
+        ("guard -- cat", guarded_rate, guarded_cpu[ROUNDS / 2]),
+    ] {
+        println!("| {name} | {:.0} | {:.0} | {:.0} |", rate, rate / lines as f64 * mib, per_line(cpu));
     }
     println!("guard / direct: {:.2} (target: at least 0.50)", guarded_rate / direct_rate);
     println!();
