@@ -35,12 +35,7 @@ fn command(guard: Option<&str>) -> Command {
 }
 
 fn spawn(guard: Option<&str>) -> Child {
-    command(guard)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the child")
+    command(guard).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start the child")
 }
 
 /// CPU time (user and system) of the children waited for so far.
@@ -164,10 +159,9 @@ fn main() {
     );
     println!("| | lines/s | MiB/s | CPU ns/line |");
     println!("|---|---:|---:|---:|");
-    for (name, rate, cpu) in [
-        ("cat alone", direct_rate, direct_cpu[ROUNDS / 2]),
-        ("guard -- cat", guarded_rate, guarded_cpu[ROUNDS / 2]),
-    ] {
+    for (name, rate, cpu) in
+        [("cat alone", direct_rate, direct_cpu[ROUNDS / 2]), ("guard -- cat", guarded_rate, guarded_cpu[ROUNDS / 2])]
+    {
         println!("| {name} | {:.0} | {:.0} | {:.0} |", rate, rate / lines as f64 * mib, per_line(cpu));
     }
     println!("guard / direct: {:.2} (target: at least 0.50)", guarded_rate / direct_rate);
