@@ -18,9 +18,10 @@ pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 pub const TOO_LONG: &str = crate::names::text(TOO_LONG_C);
 pub(crate) const TOO_LONG_C: &CStr = c"too_long";
 
-/// Capacity a reader keeps however little it holds, so that a stream of
-/// short lines never reallocates.
-const KEPT_CAPACITY: usize = 64 << 10;
+/// Capacity a reader keeps however little it holds: enough for the chunks a
+/// host reads, so that their copies never go back to the allocator (which
+/// maps and unmaps blocks this large, page by page).
+const KEPT_CAPACITY: usize = 1 << 20;
 
 /// Reads one stream. Feed it bytes with [`Reader::feed`] and, at the end,
 /// call [`Reader::end`]; each returns the lines completed so far, which
@@ -138,31 +139,31 @@ impl Reader {
         Ok(self.batch(before))
     }
 
-    /// `feed`, then `then` on the batch; when either runs out of memory the
-    /// reader has taken nothing.
-    pub(crate) fn feed_then<T>(
+    /// `feed`, then `then` on the batch; when either fails the reader has
+    /// taken nothing.
+    pub(crate) fn feed_then<T, E: From<OutOfMemory>>(
         &mut self,
         bytes: &[u8],
-        then: impl FnOnce(Batch<'_>) -> Result<T, OutOfMemory>,
-    ) -> Result<T, OutOfMemory> {
+        then: impl FnOnce(Batch<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
         self.begin();
         let before = self.mark();
-        let result = self.take(bytes).and_then(|()| then(self.batch(before)));
+        let result = self.take(bytes).map_err(E::from).and_then(|()| then(self.batch(before)));
         if result.is_err() {
             self.restore(before);
         }
         result
     }
 
-    /// `end`, then `then` on the batch; when either runs out of memory the
-    /// stream has not ended.
-    pub(crate) fn end_then<T>(
+    /// `end`, then `then` on the batch; when either fails the stream has not
+    /// ended.
+    pub(crate) fn end_then<T, E: From<OutOfMemory>>(
         &mut self,
-        then: impl FnOnce(Batch<'_>) -> Result<T, OutOfMemory>,
-    ) -> Result<T, OutOfMemory> {
+        then: impl FnOnce(Batch<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
         self.begin();
         let before = self.mark();
-        let result = self.finish().and_then(|()| then(self.batch(before)));
+        let result = self.finish().map_err(E::from).and_then(|()| then(self.batch(before)));
         if result.is_err() {
             self.restore(before);
         }
@@ -416,6 +417,6 @@ mod tests {
         reader.feed(&vec![b'a'; 4 << 20]).unwrap();
         reader.feed(b"\nshort").unwrap();
         reader.feed(b"\n").unwrap();
-        assert!(reader.buf.capacity() <= KEPT_CAPACITY * 2, "{}", reader.buf.capacity());
+        assert!(reader.buf.capacity() <= 2 * KEPT_CAPACITY, "{}", reader.buf.capacity());
     }
 }
