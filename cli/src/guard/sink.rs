@@ -223,11 +223,8 @@ mod tests {
     use super::*;
 
     fn pipe() -> (File, File) {
-        let mut fds = [0; 2];
-        // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
-        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-        // SAFETY: pipe(2) just opened both descriptors, and nothing else owns them.
-        unsafe { (std::os::fd::FromRawFd::from_raw_fd(fds[0]), std::os::fd::FromRawFd::from_raw_fd(fds[1])) }
+        let (read, write) = io::pipe().expect("a pipe");
+        (File::from(std::os::fd::OwnedFd::from(read)), File::from(std::os::fd::OwnedFd::from(write)))
     }
 
     #[test]
