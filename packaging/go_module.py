@@ -93,6 +93,7 @@ def main() -> None:
     parser.add_argument("--header", required=True)
     parser.add_argument("--static-lib", required=True)
     parser.add_argument("--proxy", required=True)
+    parser.add_argument("--license", action="append", default=[], help="a license file for the module's root")
     args = parser.parse_args()
 
     if not re.fullmatch(r"v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?", args.version):
@@ -103,6 +104,8 @@ def main() -> None:
     files = module_files(args.binding)
     files[HEADER_NAME] = args.header
     files[STATIC_LIB_NAME] = args.static_lib
+    for license_file in args.license:
+        files[os.path.basename(license_file)] = license_file
     for source in files.values():
         if not os.path.isfile(source):
             fail("missing %s" % source)

@@ -94,7 +94,8 @@ dist-python: $(DIST_LIB)/libjsonrpc_envelope.so
 dist-go: $(DIST_LIB)/libjsonrpc_envelope.so
 	$(PYTHON) packaging/go_module.py --binding $(GO_BINDING) --version v$(DIST_VERSION) \
 		--time "$$(date -u -d @$(DIST_EPOCH) +%Y-%m-%dT%H:%M:%SZ)" --header include/jsonrpc_envelope.h \
-		--static-lib $(DIST_LIB)/libjsonrpc_envelope.a --proxy $(DIST)/goproxy
+		--static-lib $(DIST_LIB)/libjsonrpc_envelope.a --proxy $(DIST)/goproxy \
+		--license LICENSE-MIT --license LICENSE-APACHE
 
 # `make install` into a staging directory, with a .pc that finds its prefix
 # from its own place; the CMake package already does.
@@ -103,7 +104,7 @@ dist-c: $(DIST_LIB)/libjsonrpc_envelope.so
 	$(MAKE) --no-print-directory install-cpp CPP_INSTALL_LIB=$(DIST_LIB) PREFIX=/$(DIST_C_NAME) \
 		DESTDIR='$(CURDIR)/target/dist-c' 'PC_PREFIX=$$$${pcfiledir}/../..' CPP_OUT=target/dist-c/configured
 	install -d target/dist-c/$(DIST_C_NAME)/share/doc/jsonrpc-envelope
-	install -m 0644 README.md CHANGELOG.md target/dist-c/$(DIST_C_NAME)/share/doc/jsonrpc-envelope/
+	install -m 0644 README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE target/dist-c/$(DIST_C_NAME)/share/doc/jsonrpc-envelope/
 	mkdir -p $(DIST)
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(DIST_EPOCH) \
 		-C target/dist-c -cf - $(DIST_C_NAME) | gzip -9n > $(DIST)/$(DIST_C_NAME).tar.gz
