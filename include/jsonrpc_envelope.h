@@ -12,8 +12,9 @@
  *   bytes), and each is also followed by a NUL byte for convenience.
  * - No global or thread-local state: every function may be called from any
  *   number of threads at once. Errors travel in the results.
- * - No panic or abort escapes the library: a fault inside it becomes an
- *   error result.
+ * - No panic or abort escapes the library: a fault inside it, or an
+ *   allocation that fails, becomes the call's error result (tested in
+ *   tests/c/panic_test.c and tests/c/alloc_failures.c; see SECURITY.md).
  */
 
 #ifndef JSONRPC_ENVELOPE_H
