@@ -151,6 +151,7 @@ def main():
         plot(points) + "\n",
         targets(),
         extra("memory.txt", "Memory (bench/rust/src/bin/memory.rs)"),
+        extra("guard.txt", "The guard against the same child without it (bench/guard)"),
         extra("python.txt", "Python binding (bench/python_bench.py)"),
         extra("go.txt", "Go binding (go test -bench in bindings/go)"),
         extra("echo-memory.txt", "Echo servers' memory (bench/echo_memory.py)"),

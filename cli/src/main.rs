@@ -42,7 +42,7 @@ Options:
                     client sent to a server's stdin.
   --recording       (lint) FILE is a guard's recording (guard --record): each
                     direction is reviewed with the role the guard read it as.
-  --max-line BYTES  Longest line to classify (default 16777216); a longer one
+  --max-line BYTES  Longest line to classify (default {MAX_LINE}); a longer one
                     is reported as too_long and never held in memory.
   FILE              The capture, lines split at LF; `-` or none: standard input.
 
@@ -55,6 +55,11 @@ Examples:
 Exit status: 0 success (lint: nothing troubling), 1 lint found trouble,
 2 usage or input error.
 ";
+
+/// A help text with the library's default line limit in it.
+fn help(text: &str) -> String {
+    text.replace("{MAX_LINE}", &jsonrpc_envelope::DEFAULT_MAX_LINE.to_string())
+}
 
 fn main() -> ExitCode {
     let options = match args::parse(std::env::args_os().skip(1)) {
@@ -78,9 +83,9 @@ fn main() -> ExitCode {
 fn run(options: Options) -> io::Result<ExitCode> {
     let stdout = io::stdout();
     match options.command {
-        Command::Help => stdout.lock().write_all(HELP.as_bytes()).map(|()| ExitCode::SUCCESS),
+        Command::Help => stdout.lock().write_all(help(HELP).as_bytes()).map(|()| ExitCode::SUCCESS),
         Command::Guard(options) if options.help => {
-            stdout.lock().write_all(guard::HELP.as_bytes()).map(|()| ExitCode::SUCCESS)
+            stdout.lock().write_all(help(guard::HELP).as_bytes()).map(|()| ExitCode::SUCCESS)
         }
         Command::Guard(options) => Ok(guard::run(options)),
         Command::Version => {

@@ -4,7 +4,6 @@
 
 mod support;
 
-use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -46,7 +45,7 @@ fn sigint_sigterm_and_sighup_are_passed_to_the_child() {
     // A child that does not catch it dies of it: 128 + N.
     let mut session = Session::guard(&["guard", "--", "sh", "-c", &format!("echo '{READY}'; exec sleep 60")]);
     assert_eq!(session.text_line(), READY);
-    // SAFETY: as above.
+    // SAFETY: kill(2) with the pid of a child this test started and has not reaped.
     assert_eq!(unsafe { libc::kill(session.pid(), libc::SIGTERM) }, 0);
     assert_eq!(wait_with_stdin_open(&mut session).code(), Some(128 + libc::SIGTERM));
 }
@@ -94,11 +93,7 @@ fn the_end_of_the_hosts_input_ends_the_childs_and_a_last_line_gets_its_lf() {
 fn when_the_host_stops_reading_the_childs_stdin_closes_and_its_status_is_kept() {
     // The host's end of stdout is closed before the guard starts, and its
     // stdin stays open: only the broken pipe can end the child's input.
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    // SAFETY: pipe(2) just opened both; each is owned once, here.
-    let (read_end, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    let (read_end, write_end) = std::io::pipe().unwrap();
     drop(read_end);
     let mut guard = Command::new(binary())
         .args(["guard", "--", "sh", "-c", &format!("echo '{READY}'; cat > /dev/null; exit 5")])

@@ -70,9 +70,9 @@ fn session(options: GuardOptions, report: Arc<Report>) -> io::Result<u8> {
         }
     };
     signals::forward(blocked, child.watch())?;
-    let child_in = Sink::new("the child", child_stdin, None);
+    let child_in = Sink::new("the child", child_stdin, None)?;
     // When the host stops reading, the child's stdin closes (SPEC §8).
-    let host_out = Sink::new("the host", host_out, Some(child_in.clone()));
+    let host_out = Sink::new("the host", host_out, Some(child_in.clone()))?;
     let pump = |dir, input, forward_to: &Sink, answer_to: &Sink| Pump {
         dir,
         input,
@@ -88,7 +88,8 @@ fn session(options: GuardOptions, report: Arc<Report>) -> io::Result<u8> {
     thread::Builder::new().name(Direction::ToServer.name().into()).spawn(move || to_server.run())?;
     let to_host = thread::Builder::new().name(Direction::ToHost.name().into()).spawn(move || to_host.run())?;
     let status = child.wait()?;
-    // What the child wrote before it ended still reaches the host.
+    // What the child wrote before it ended still reaches the host (a
+    // process it left behind holding its stdout keeps the guard as long).
     let _ = to_host.join();
     host_out.drain();
     Ok(status)

@@ -48,7 +48,7 @@ Options:
   --pass-invalid    Forward the lines the guard would answer, to see how a
                     server copes with them.
   --quiet           No diagnostics on stderr (a recording still has them).
-  --max-line BYTES  Longest line (default 16777216); a longer one is dropped
+  --max-line BYTES  Longest line (default {MAX_LINE}); a longer one is dropped
                     as it arrives, never held whole.
   -h, --help        This text.
 

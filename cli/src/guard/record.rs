@@ -20,9 +20,9 @@ pub const LINE: &str = "line";
 pub const LINE_BASE64: &str = "line_base64";
 pub const LENGTH: &str = "length";
 
-/// One line as the guard saw it.
-pub struct Entry<'a> {
-    pub seconds: f64,
+/// A line, and what the guard did with it.
+#[derive(Clone, Copy)]
+pub struct Event<'a> {
     pub dir: Direction,
     pub number: u64,
     pub kind: &'static str,
@@ -38,23 +38,23 @@ pub enum Seen<'a> {
     TooLong(usize),
 }
 
-/// Writes `entry` as one JSON line. The line's text is escaped or encoded
-/// straight into `out`, never copied whole.
-pub fn write(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
+/// Writes `event`, seen `seconds` after the start, as one JSON line. The
+/// line's text is escaped or encoded straight into `out`, never copied whole.
+pub fn write(out: &mut impl Write, seconds: f64, event: &Event<'_>) -> io::Result<()> {
     write!(
         out,
         r#"{{"{T}":{:.6},"{DIR}":"{}","{N}":{},"{KIND}":"{}","{ACTION}":"{}","{REPLY}":"#,
-        entry.seconds,
-        entry.dir.name(),
-        entry.number,
-        entry.kind,
-        entry.action.name(),
+        seconds,
+        event.dir.name(),
+        event.number,
+        event.kind,
+        event.action.name(),
     )?;
-    match entry.reply {
+    match event.reply {
         Some(reply) => serde_json::to_writer(&mut *out, reply)?,
         None => out.write_all(b"null")?,
     }
-    match entry.line {
+    match event.line {
         Seen::TooLong(len) => write!(out, r#","{LENGTH}":{len}"#)?,
         Seen::Bytes(bytes) => match std::str::from_utf8(bytes) {
             Ok(text) => {
@@ -95,17 +95,9 @@ mod tests {
     use super::*;
 
     fn written(line: Seen<'_>, reply: Option<&str>) -> String {
-        let entry = Entry {
-            seconds: 1.5,
-            dir: Direction::ToServer,
-            number: 3,
-            kind: "batch",
-            action: Action::Answered,
-            reply,
-            line,
-        };
+        let event = Event { dir: Direction::ToServer, number: 3, kind: "batch", action: Action::Answered, reply, line };
         let mut out = Vec::new();
-        write(&mut out, &entry).unwrap();
+        write(&mut out, 1.5, &event).unwrap();
         String::from_utf8(out).unwrap()
     }
 

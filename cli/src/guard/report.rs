@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use jsonrpc_envelope::log_value;
 
-use super::record::{self, Entry, Seen};
+use super::record::{self, Event, Seen};
 use super::table::{Action, Direction};
 
 /// The prefix of every line the guard itself writes to stderr.
@@ -45,40 +45,24 @@ impl Report {
     }
 
     /// Reports a line: its diagnostic unless it was forwarded, and its entry.
-    pub fn line(
-        &self,
-        dir: Direction,
-        number: u64,
-        kind: &'static str,
-        action: Action,
-        reply: Option<&str>,
-        line: Seen<'_>,
-    ) {
-        if action != Action::Forwarded && !self.quiet {
-            let text = match line {
+    pub fn line(&self, event: &Event<'_>) {
+        if event.action != Action::Forwarded && !self.quiet {
+            let text = match event.line {
                 Seen::Bytes(bytes) => log_value(bytes),
                 Seen::TooLong(len) => format!("a line of {len} bytes"),
             };
-            diagnostic(&format!("{} line {number}: {kind}, {}: {text}", dir.name(), action.name()));
+            let (dir, number, kind, action) = (event.dir.name(), event.number, event.kind, event.action.name());
+            diagnostic(&format!("{dir} line {number}: {kind}, {action}: {text}"));
         }
-        self.entry(dir, number, kind, action, reply, line);
+        self.entry(event);
     }
 
     /// Records a line, without a diagnostic.
-    pub fn entry(
-        &self,
-        dir: Direction,
-        number: u64,
-        kind: &'static str,
-        action: Action,
-        reply: Option<&str>,
-        line: Seen<'_>,
-    ) {
+    pub fn entry(&self, event: &Event<'_>) {
         let mut recording = self.lock();
         if let Some(out) = recording.as_mut() {
-            let entry = Entry { seconds: self.start.elapsed().as_secs_f64(), dir, number, kind, action, reply, line };
             // Flushed at once: the recording is whole whenever the guard stops.
-            if let Err(e) = record::write(out, &entry).and_then(|()| out.flush()) {
+            if let Err(e) = record::write(out, self.start.elapsed().as_secs_f64(), event).and_then(|()| out.flush()) {
                 *recording = None;
                 diagnostic(&format!("cannot write the recording, which stops here: {e}"));
             }

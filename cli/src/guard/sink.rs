@@ -14,11 +14,11 @@ use std::thread;
 /// within Linux's limit of 1024 slices per call.
 pub const LINES_PER_WRITE: usize = 512;
 
-/// Reply bytes queued before a reply waits for room. A reply longer than
-/// this is still queued when nothing else is.
-const QUEUE_LIMIT: usize = 64 << 10;
+/// Reply bytes queued before a reply waits for room. Replies longer than
+/// this are still queued when nothing else is.
+pub const QUEUE_LIMIT: usize = 64 << 10;
 
-/// Why a line could not be written.
+/// Why lines could not be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gone {
     /// The sink was closed (its side's stream ended), or an earlier write failed.
@@ -38,7 +38,10 @@ struct Shared {
     /// What the destination is, for diagnostics: "the host" or "the child".
     name: &'static str,
     state: Mutex<State>,
-    changed: Condvar,
+    /// The sink's thread waits here for replies to write.
+    work: Condvar,
+    /// Forwards wait here for their turn, and replies for room.
+    turn: Condvar,
     /// Closed when this one breaks (the host gone closes the child's stdin).
     also_close: Option<Sink>,
 }
@@ -52,21 +55,21 @@ struct State {
     writing: bool,
     /// Replies waiting for the sink's thread, each with its LF.
     queued: Vec<u8>,
+    /// Threads waiting on `turn` (a notification costs a system call, so
+    /// none is made for nobody).
+    waiting: usize,
 }
 
 impl Sink {
     /// A sink writing to `file`, with its own thread for replies. When a
     /// write to it fails, `also_close` is closed too.
-    pub fn new(name: &'static str, file: File, also_close: Option<Sink>) -> Sink {
-        let state = State { file: Some(Arc::new(file)), writing: false, queued: Vec::new() };
-        let sink =
-            Sink { shared: Arc::new(Shared { name, state: Mutex::new(state), changed: Condvar::new(), also_close }) };
+    pub fn new(name: &'static str, file: File, also_close: Option<Sink>) -> io::Result<Sink> {
+        let state = State { file: Some(Arc::new(file)), writing: false, queued: Vec::new(), waiting: 0 };
+        let shared = Shared { name, state: Mutex::new(state), work: Condvar::new(), turn: Condvar::new(), also_close };
+        let sink = Sink { shared: Arc::new(shared) };
         let replies = sink.clone();
-        thread::Builder::new()
-            .name(format!("replies to {name}"))
-            .spawn(move || replies.write_replies())
-            .expect("start a thread");
-        sink
+        thread::Builder::new().name(format!("replies to {name}")).spawn(move || replies.write_replies())?;
+        Ok(sink)
     }
 
     pub fn name(&self) -> &'static str {
@@ -78,7 +81,7 @@ impl Sink {
     /// replies go first.
     pub fn write_lines(&self, lines: &[&[u8]]) -> Result<(), Gone> {
         let file = {
-            let mut state = self.wait_while(|s| s.writing || !s.queued.is_empty());
+            let mut state = self.wait_turn(|s| s.writing || !s.queued.is_empty());
             let file = state.file.clone().ok_or(Gone::Closed)?;
             state.writing = true;
             file
@@ -87,18 +90,19 @@ impl Sink {
         self.done_writing(file, result)
     }
 
-    /// Queues `reply` (one line, without its LF) for the sink's thread, and
-    /// returns at once unless the queue is full.
-    pub fn post(&self, reply: &[u8]) -> Result<(), Gone> {
-        let mut state = self.wait_while(|s| !s.queued.is_empty() && s.queued.len() + reply.len() >= QUEUE_LIMIT);
+    /// Queues `replies` (whole lines, each with its LF) for the sink's
+    /// thread, and returns at once unless the queue is full.
+    pub fn post(&self, replies: &[u8]) -> Result<(), Gone> {
+        let mut state = self.wait_turn(|s| !s.queued.is_empty() && s.queued.len() + replies.len() > QUEUE_LIMIT);
         if state.file.is_none() {
             return Err(Gone::Closed);
         }
-        state.queued.try_reserve(reply.len() + 1).map_err(|_| Gone::Closed)?;
-        state.queued.extend_from_slice(reply);
-        state.queued.push(b'\n');
-        drop(state);
-        self.shared.changed.notify_all();
+        state.queued.try_reserve(replies.len()).map_err(|_| Gone::Closed)?;
+        state.queued.extend_from_slice(replies);
+        // When a write is in progress, its end wakes the sink's thread.
+        if !state.writing {
+            self.shared.work.notify_one();
+        }
         Ok(())
     }
 
@@ -109,13 +113,14 @@ impl Sink {
         state.file = None;
         state.queued = Vec::new();
         drop(state);
-        self.shared.changed.notify_all();
+        self.shared.work.notify_all();
+        self.shared.turn.notify_all();
     }
 
     /// Waits until the replies queued so far are written (or the sink is
     /// closed).
     pub fn drain(&self) {
-        drop(self.wait_while(|s| s.file.is_some() && (s.writing || !s.queued.is_empty())));
+        drop(self.wait_turn(|s| s.writing || !s.queued.is_empty()));
     }
 
     /// The sink's thread: writes queued replies, between forwards, until the
@@ -123,14 +128,18 @@ impl Sink {
     fn write_replies(&self) {
         loop {
             let (file, replies) = {
-                let mut state = self.wait_while(|s| s.file.is_some() && (s.writing || s.queued.is_empty()));
+                let mut state = self.lock();
+                while state.file.is_some() && (state.writing || state.queued.is_empty()) {
+                    state = self.shared.work.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
+                }
                 let Some(file) = state.file.clone() else { return };
                 state.writing = true;
-                (file, std::mem::take(&mut state.queued))
+                // The queue is taken whole: replies never wait behind each other.
+                let replies = std::mem::take(&mut state.queued);
+                self.wake_turn(&state);
+                (file, replies)
             };
-            // The queue is taken whole, so replies never wait behind each other.
-            self.shared.changed.notify_all();
-            let result = write_all(&file, &replies);
+            let result = (&*file).write_all(&replies);
             if self.done_writing(file, result).is_err() {
                 return;
             }
@@ -145,9 +154,12 @@ impl Sink {
         if result.is_err() {
             state.file = None;
             state.queued = Vec::new();
+            self.shared.work.notify_all();
+        } else if !state.queued.is_empty() {
+            self.shared.work.notify_one();
         }
+        self.wake_turn(&state);
         drop(state);
-        self.shared.changed.notify_all();
         match result {
             Ok(()) => Ok(()),
             Err(_) if broken => {
@@ -166,12 +178,21 @@ impl Sink {
         self.shared.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn wait_while(&self, mut busy: impl FnMut(&State) -> bool) -> MutexGuard<'_, State> {
+    /// Locks the state once `busy` is false or the sink is closed.
+    fn wait_turn(&self, mut busy: impl FnMut(&State) -> bool) -> MutexGuard<'_, State> {
         let mut state = self.lock();
         while state.file.is_some() && busy(&state) {
-            state = self.shared.changed.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
+            state.waiting += 1;
+            state = self.shared.turn.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
+            state.waiting -= 1;
         }
         state
+    }
+
+    fn wake_turn(&self, state: &State) {
+        if state.waiting > 0 {
+            self.shared.turn.notify_all();
+        }
     }
 }
 
@@ -194,10 +215,6 @@ fn write_all_lines(file: &File, lines: &[&[u8]]) -> io::Result<()> {
     Ok(())
 }
 
-fn write_all(file: &File, bytes: &[u8]) -> io::Result<()> {
-    (&*file).write_all(bytes)
-}
-
 #[cfg(test)]
 mod tests {
     use std::io::Read;
@@ -206,19 +223,16 @@ mod tests {
     use super::*;
 
     fn pipe() -> (File, File) {
-        let mut fds = [0; 2];
-        // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
-        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-        // SAFETY: pipe(2) just opened both descriptors, and nothing else owns them.
-        unsafe { (std::os::fd::FromRawFd::from_raw_fd(fds[0]), std::os::fd::FromRawFd::from_raw_fd(fds[1])) }
+        let (read, write) = io::pipe().expect("a pipe");
+        (File::from(std::os::fd::OwnedFd::from(read)), File::from(std::os::fd::OwnedFd::from(write)))
     }
 
     #[test]
     fn lines_go_out_whole_with_their_lf() {
         let (mut read, write) = pipe();
-        let sink = Sink::new("test", write, None);
+        let sink = Sink::new("test", write, None).unwrap();
         sink.write_lines(&[b"one", b"", b"two\r"]).unwrap();
-        sink.post(b"reply").unwrap();
+        sink.post(b"reply\n").unwrap();
         sink.drain();
         sink.close();
         let mut got = Vec::new();
@@ -229,7 +243,7 @@ mod tests {
     #[test]
     fn a_reply_is_queued_at_once_while_a_forward_is_blocked_and_follows_it_whole() {
         let (mut read, write) = pipe();
-        let sink = Sink::new("test", write, None);
+        let sink = Sink::new("test", write, None).unwrap();
         // More than a pipe holds: the forward blocks until the reader reads.
         let big = vec![b'x'; 1 << 20];
         let forwarder = {
@@ -241,7 +255,7 @@ mod tests {
         let (posted, done) = std::sync::mpsc::channel();
         let replier = {
             let sink = sink.clone();
-            thread::spawn(move || posted.send(sink.post(b"reply")).unwrap())
+            thread::spawn(move || posted.send(sink.post(b"reply\n")).unwrap())
         };
         assert_eq!(done.recv_timeout(Duration::from_secs(5)), Ok(Ok(())), "post waited for the blocked forward");
         let mut got = vec![0; big.len() + 1];
@@ -257,16 +271,36 @@ mod tests {
     }
 
     #[test]
+    fn replies_beyond_the_queue_limit_wait_for_room_and_all_arrive_in_order() {
+        let (read, write) = pipe();
+        let sink = Sink::new("test", write, None).unwrap();
+        let reader = thread::spawn(move || {
+            let mut got = Vec::new();
+            std::io::BufReader::new(read).read_to_end(&mut got).unwrap();
+            got
+        });
+        let mut sent = Vec::new();
+        for i in 0..20_000 {
+            let reply = format!("{{\"id\":{i}}}\n");
+            sink.post(reply.as_bytes()).unwrap();
+            sent.extend_from_slice(reply.as_bytes());
+        }
+        sink.drain();
+        sink.close();
+        assert_eq!(reader.join().unwrap(), sent);
+    }
+
+    #[test]
     fn a_broken_pipe_closes_the_sink_and_the_other_one() {
         let (read, write) = pipe();
         let (mut other_read, other_write) = pipe();
-        let other = Sink::new("other", other_write, None);
-        let sink = Sink::new("test", write, Some(other.clone()));
+        let other = Sink::new("other", other_write, None).unwrap();
+        let sink = Sink::new("test", write, Some(other.clone())).unwrap();
         drop(read);
         assert_eq!(sink.write_lines(&[b"lost"]), Err(Gone::Broken));
         assert_eq!(sink.write_lines(&[b"lost"]), Err(Gone::Closed));
-        assert_eq!(sink.post(b"lost"), Err(Gone::Closed));
-        assert_eq!(other.post(b"x"), Err(Gone::Closed));
+        assert_eq!(sink.post(b"lost\n"), Err(Gone::Closed));
+        assert_eq!(other.post(b"x\n"), Err(Gone::Closed));
         let mut got = Vec::new();
         other_read.read_to_end(&mut got).unwrap();
         assert!(got.is_empty());
