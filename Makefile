@@ -14,7 +14,7 @@ CFLAGS_STRICT := -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude
 SANITIZE      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 VALGRIND_RUN  := $(VALGRIND) --quiet --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=1
 
-.PHONY: all build demo test test-lint test-rust test-c header clean
+.PHONY: all build demo demo-guard test test-lint test-rust test-c header clean
 
 all: build
 
@@ -46,9 +46,11 @@ build: $(RELEASE_LIB)/libjsonrpc_envelope.so
 # so that the phony setup target does not make it out of date. A binding
 # whose needs live in a script bindings/NAME/ci-setup.sh gets it as its
 # setup-NAME, run before test-NAME, without writing that rule (so write
-# either the script or the rule, not both).
+# either the script or the rule, not both). Python tests run with
+# $(PYTEST) and depend on setup-pytest; a part that makes its own virtual
+# environment depends on setup-venv.
 
-SETUP := setup-build setup-lint setup-rust setup-c setup-fuzz
+SETUP := setup-build setup-demo setup-lint setup-rust setup-c setup-fuzz
 TOOLS := target/tools
 RUST_VERSION := $(shell sed -n 's/^rust-version = "\(.*\)"$$/\1/p' Cargo.toml)
 
@@ -62,6 +64,10 @@ setup-build:
 	  [ "$$(printf '%s\n%s\n' '$(RUST_VERSION)' "$$have" | sort -V | head -n 1)" = '$(RUST_VERSION)' ] || { \
 	  echo "make needs Rust $(RUST_VERSION) or newer, and cargo is $$have: update it (rustup update)" >&2; exit 1; }
 	@mk/need.sh build '$(firstword $(CC))=$(if $(filter cc,$(CC)),gcc,$(firstword $(CC)))'
+
+# The demo's servers are Python scripts.
+setup-demo: setup-build
+	@mk/need.sh demo python3
 
 # cargo fmt and cargo clippy: components of the Rust toolchain.
 setup-lint: setup-build
@@ -101,19 +107,41 @@ setup-fuzz: setup-build
 	  $(CARGO) install --quiet --locked --root $(TOOLS) --version $(CARGO_FUZZ_VERSION) cargo-fuzz || { \
 	    echo "fuzz needs cargo-fuzz $(CARGO_FUZZ_VERSION), and cargo install could not build it: see above (is crates.io reachable?)" >&2; exit 1; }; }
 
-# A binding's own setup script, as its setup target (see above). Before the
-# rules.mk files, so that setup-NAME comes first among test-NAME's
-# prerequisites.
-BINDING_SETUPS := $(patsubst bindings/%/ci-setup.sh,setup-%,$(wildcard bindings/*/ci-setup.sh))
-SETUP += $(BINDING_SETUPS)
-.PHONY: $(BINDING_SETUPS)
-$(BINDING_SETUPS): setup-%:
-	@CC='$(CC)' CXX='$(CXX)' PYTHON='$(PYTHON)' CARGO='$(CARGO)' bash bindings/$*/ci-setup.sh
-$(foreach setup,$(BINDING_SETUPS),$(eval test-$(setup:setup-%=%): $(setup)))
+# Python that can make virtual environments (Debian's python3-venv), and
+# pytest for every Python test: a virtual environment of $(PYTHON) in
+# target/pytest, so that nothing is installed into $(PYTHON) itself.
+PYTEST := $(CURDIR)/target/pytest/bin/python -m pytest
+SETUP  += setup-venv setup-pytest
+.PHONY: setup-venv setup-pytest
+
+setup-venv:
+	@PYTHON='$(PYTHON)' mk/venv.sh setup-venv
+
+setup-pytest: setup-venv
+	@PYTHON='$(PYTHON)' mk/venv.sh setup-pytest target/pytest 'pytest>=7'
+
+# A part's own setup script, bindings/NAME/ci-setup.sh or sdk/ci-setup.sh,
+# as its setup target setup-NAME (see above); a binding's runs before its
+# test-NAME. Before the rules.mk files, so that setup-NAME comes first among
+# test-NAME's prerequisites.
+SETUP_SCRIPTS := $(wildcard bindings/*/ci-setup.sh sdk/ci-setup.sh)
+setup_name = setup-$(notdir $(patsubst %/ci-setup.sh,%,$(1)))
+SETUP += $(foreach script,$(SETUP_SCRIPTS),$(call setup_name,$(script)))
+
+define setup_script
+.PHONY: $(call setup_name,$(1))
+$(call setup_name,$(1)):
+	@CC='$$(CC)' CXX='$$(CXX)' PYTHON='$$(PYTHON)' CARGO='$$(CARGO)' bash $(1)
+endef
+$(foreach script,$(SETUP_SCRIPTS),$(eval $(call setup_script,$(script))))
+$(foreach script,$(filter bindings/%,$(SETUP_SCRIPTS)),\
+  $(eval $(patsubst setup-%,test-%,$(call setup_name,$(script))): $(call setup_name,$(script))))
 
 # ---- demo: the CLI and a small C host over the example captures ----------
 
-demo: setup-build build $(BUILD)/capture_host
+GUARD_DEMO_INPUT := printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"ping"}' 'not json' '[1,2]' '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}'
+
+demo: setup-demo build $(BUILD)/capture_host
 	@echo '== jsonrpc-envelope lint: a server stdout capture, as its host (client) reads it'
 	@./target/release/jsonrpc-envelope lint examples/captures/server-stdout.jsonl || echo "(exit status $$?: lines that would trouble a peer)"
 	@echo
@@ -125,6 +153,18 @@ demo: setup-build build $(BUILD)/capture_host
 	@echo
 	@echo '== examples/c/capture_host: a C host reading the capture in 256-byte chunks'
 	@LD_LIBRARY_PATH=$(RELEASE_LIB) $(BUILD)/capture_host server examples/captures/client-to-server.jsonl
+	@echo
+	@$(MAKE) --no-print-directory demo-guard
+
+# The guard's part of the demo, which `make demo-guard` shows alone.
+demo-guard: setup-demo build | $(BUILD)
+	@echo '== jsonrpc-envelope guard: a polluting, trusting server (examples/guard/naive_server.py) made safe'
+	@echo '-- without the guard: its banner and logs reach the host, and the line "not json" ends it'
+	@$(GUARD_DEMO_INPUT) | $(PYTHON) examples/guard/naive_server.py 2>$(BUILD)/guard-demo.err | sed 's/^/  host reads: /'
+	@sed 's/^/  stderr: /' $(BUILD)/guard-demo.err
+	@echo '-- with the guard: the host reads only JSON-RPC, the bad lines are answered, the server lives'
+	@$(GUARD_DEMO_INPUT) | ./target/release/jsonrpc-envelope guard -- $(PYTHON) examples/guard/naive_server.py 2>$(BUILD)/guard-demo.err | sed 's/^/  host reads: /'
+	@sed 's/^/  stderr: /' $(BUILD)/guard-demo.err
 
 $(BUILD)/capture_host: examples/c/capture_host.c include/jsonrpc_envelope.h $(RELEASE_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -O2 $< -L$(RELEASE_LIB) -ljsonrpc_envelope -o $@
@@ -137,8 +177,12 @@ $(BUILD):
 # Each binding adds its test target to TESTS in its own rules.mk, and may
 # add a benchmark to BENCHES (writing bench/out/<lang>.txt).
 TESTS := test-lint test-rust test-c test-fuzz
-BENCHES := bench-rust bench-memory
+BENCHES := bench-rust bench-memory bench-guard
 -include bindings/*/rules.mk
+include sdk/rules.mk
+include tests/guard/rules.mk
+# Release artifacts (make dist) and their tests (test-dist).
+include packaging/rules.mk
 
 test: setup $(TESTS)
 
@@ -151,8 +195,9 @@ test-lint: setup-lint
 
 # Unit tests, vectors through the Rust API and the C ABI, header drift,
 # exported symbols, the CLI, JSONTestSuite.
+# --show-output shows which CPU-feature paths a test skipped on this machine.
 test-rust: setup-rust
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace -- --show-output
 
 # The C test (the vectors one line at a time and streamed through the
 # reader at every chunk size, the reader's promises, the ABI's edges)
@@ -300,9 +345,17 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 	bench/rust/target/release/memory target/release/jsonrpc-envelope > bench/out/memory.txt
 	cat bench/out/memory.txt
 
+# The guard against the same child without it, in turns (bench/guard: its
+# own crate, which drives the guard through pipes as a host does).
+bench-guard: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
+	cd bench/guard && $(CARGO) build --quiet --release
+	mkdir -p bench/out
+	nice bench/guard/target/release/bench-guard target/release/jsonrpc-envelope > bench/out/guard.txt
+	cat bench/out/guard.txt
+
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
 
-FUZZ_TARGETS := classify envelope log_value reader c_abi scanners
+FUZZ_TARGETS := classify envelope log_value reader c_abi scanners utf8
 FUZZ_SECONDS ?= 300
 FUZZ_ENV := PATH="$(CURDIR)/$(TOOLS)/bin:$$PATH" RUSTC_BOOTSTRAP=1 CARGO='$(CARGO)'
 
@@ -316,7 +369,7 @@ fuzz: setup-fuzz fuzz-seed
 fuzz-seed: setup-fuzz
 	$(PYTHON) fuzz/seed.py $(FUZZ_TARGETS)
 
-# The smoke run inside `make test`: about 40 seconds in all.
+# The smoke run inside `make test`: about a minute in all.
 test-fuzz: FUZZ_SECONDS = 6
 test-fuzz: fuzz
 

@@ -159,7 +159,8 @@ impl JsonRpcReader {
         reader.busy = false;
         match result {
             Ok(batch) => {
-                // SAFETY: as above.
+                // SAFETY: `out` is non-NULL (checked above) and writable by
+                // the contract.
                 unsafe { out.write(batch) };
                 JsonRpcStatus::JSONRPC_STATUS_OK
             }
