@@ -1,0 +1,179 @@
+'use strict';
+// The library's stream reader, for JavaScript: Reader (feed a chunk, get
+// the messages it completed) and readMessages (an async iterator over a
+// stream). One call into the library per chunk; the library holds the
+// buffering, drops a too-long line as it arrives and reports it once.
+
+const native = require('./native.cjs');
+const { messages } = require('./values.cjs');
+
+const NONE = Object.freeze([]);
+
+function checkMaxLine(maxLine) {
+  if (maxLine === undefined) return 0;
+  if (typeof maxLine !== 'number') {
+    throw new TypeError(`maxLine must be a number of bytes, not ${describe(maxLine)}`);
+  }
+  if (!Number.isSafeInteger(maxLine) || maxLine < 0) {
+    throw new RangeError(`maxLine must be a whole number of bytes, 0 or more (0: the library's default), not ${maxLine}`);
+  }
+  return maxLine;
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function checkOptions(options) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, not ${describe(options)}`);
+  }
+  return options;
+}
+
+// A stream's reader: feed() it each chunk as read, end() it at the end of the
+// stream; close() frees the library's reader (a finalizer frees it too, only
+// as a safety net, if close() is never called).
+class Reader {
+  #handle;
+
+  constructor(options) {
+    const { maxLine } = checkOptions(options);
+    this.#handle = native.readerNew(checkMaxLine(maxLine));
+  }
+
+  // The messages the chunk (a Buffer, a Uint8Array or a string) completed.
+  feed(chunk) {
+    const batch = native.readerFeed(this.#live(), chunk);
+    return batch === undefined ? NONE : messages(batch);
+  }
+
+  // Ends the stream: its last line if it had no LF (or a too-long line being
+  // dropped). The reader is then as new, for another stream.
+  end() {
+    const batch = native.readerEnd(this.#live());
+    return batch === undefined ? NONE : messages(batch);
+  }
+
+  close() {
+    if (this.#handle !== null) {
+      native.readerFree(this.#handle);
+      this.#handle = null;
+    }
+  }
+
+  get closed() {
+    return this.#handle === null;
+  }
+
+  #live() {
+    if (this.#handle === null) throw new Error('the reader is closed');
+    return this.#handle;
+  }
+}
+
+// An async iterator of the messages of `stream` (a Readable, or any async
+// iterable of Buffers, Uint8Arrays or strings). The reader is freed when the
+// iteration ends, fails, or is left early (break, return, throw).
+function readMessages(stream, options) {
+  if (stream === null || typeof stream !== 'object' || typeof stream[Symbol.asyncIterator] !== 'function') {
+    throw new TypeError(`stream must be a Readable or an async iterable of chunks, not ${describe(stream)}`);
+  }
+  return new Messages(stream, new Reader(options));
+}
+
+class Messages {
+  #stream;
+  #reader;
+  #chunks = undefined;
+  #queue = NONE;
+  #next = 0;
+  #done = false;
+  #reading = null;
+
+  constructor(stream, reader) {
+    this.#stream = stream;
+    this.#reader = reader;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  next() {
+    if (this.#next < this.#queue.length) {
+      return Promise.resolve({ value: this.#queue[this.#next++], done: false });
+    }
+    if (this.#reading !== null) {
+      // A call made before the last one settled waits for it: chunks are
+      // read one at a time, in order.
+      const again = () => this.next();
+      return this.#reading.then(again, again);
+    }
+    this.#reading = this.#read();
+    return this.#reading;
+  }
+
+  async #read() {
+    try {
+      while (!this.#done) {
+        this.#chunks ??= this.#stream[Symbol.asyncIterator]();
+        const step = await this.#chunks.next();
+        if (this.#done) break; // left early while this read was waiting
+        this.#queue = step.done ? this.#end() : this.#reader.feed(step.value);
+        this.#next = 0;
+        if (this.#queue.length > 0) {
+          return { value: this.#queue[this.#next++], done: false };
+        }
+      }
+      return { value: undefined, done: true };
+    } catch (error) {
+      await this.#abandon();
+      throw error;
+    } finally {
+      this.#reading = null;
+    }
+  }
+
+  #end() {
+    const last = this.#reader.end();
+    this.#finish();
+    return last;
+  }
+
+  #finish() {
+    this.#done = true;
+    this.#reader.close();
+  }
+
+  // Frees the reader and lets go of the stream (a Readable's iterator
+  // destroys it, as leaving a for await loop over it does).
+  async #abandon() {
+    this.#queue = NONE;
+    if (this.#done) return;
+    this.#finish();
+    const chunks = this.#chunks;
+    if (chunks !== undefined && typeof chunks.return === 'function') {
+      try {
+        await chunks.return();
+      } catch {
+        // The stream's own failure is not this iteration's.
+      }
+    }
+  }
+
+  async return(value) {
+    await this.#abandon();
+    return { value, done: true };
+  }
+
+  async throw(error) {
+    await this.#abandon();
+    throw error;
+  }
+}
+
+module.exports = { Reader, readMessages, checkMaxLine, checkOptions, describe };

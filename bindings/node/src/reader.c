@@ -1,0 +1,267 @@
+/*
+ * reader.c: the library's stream reader as a JavaScript handle. One call
+ * crosses into the library per chunk read; each call's batch comes back as
+ * a record per line (see addon.h), a copy of the batch's bytes and its
+ * strings as one string.
+ *
+ * The handle owns the reader: readerFree frees it at once (lib/ calls it
+ * when a stream's iteration ends, fails or is abandoned), and the handle's
+ * finalizer frees it only if that never happened.
+ */
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "addon.h"
+
+/* How many library readers are alive, in every environment of the process:
+ * a diagnostic for the tests (the liveReaders export), which check that
+ * each reader is freed when its stream's iteration ends. */
+static atomic_size_t live_readers;
+
+typedef struct ReaderBox {
+    JsonRpcReader *reader; /* NULL once freed */
+} ReaderBox;
+
+/* Marks the objects readerNew made, so that no other object is ever taken
+ * for a reader. */
+static const napi_type_tag READER_TAG = {0x6a736f6e72706365ULL, 0x7265616465720001ULL};
+
+static void reader_free(ReaderBox *box) {
+    if (box->reader != NULL) {
+        jsonrpc_reader_free(box->reader);
+        box->reader = NULL;
+        atomic_fetch_sub(&live_readers, 1);
+    }
+}
+
+static void box_finalize(napi_env env, void *data, void *hint) {
+    (void)env;
+    (void)hint;
+    ReaderBox *box = data;
+    reader_free(box);
+    free(box);
+}
+
+/* The live reader behind a handle argument, or NULL with a TypeError. */
+static ReaderBox *box_arg(napi_env env, napi_value handle) {
+    napi_valuetype type = napi_undefined;
+    bool tagged = false;
+    void *box = NULL;
+    if (napi_typeof(env, handle, &type) != napi_ok || type != napi_object ||
+        napi_check_object_type_tag(env, handle, &READER_TAG, &tagged) != napi_ok || !tagged ||
+        napi_unwrap(env, handle, &box) != napi_ok || box == NULL) {
+        throw_type_error(env, "not a reader handle");
+        return NULL;
+    }
+    return box;
+}
+
+static napi_value js_reader_new(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value argv[1];
+    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+    double max_line = 0;
+    napi_valuetype type = napi_undefined;
+    if (argc >= 1) {
+        NAPI_OK(napi_typeof(env, argv[0], &type));
+    }
+    if (type != napi_undefined) {
+        /* lib/ has checked it; this keeps the conversion below defined. */
+        if (type != napi_number || napi_get_value_double(env, argv[0], &max_line) != napi_ok || !(max_line >= 0) ||
+            max_line > 9007199254740991.0 || (double)(size_t)max_line != max_line) {
+            return throw_range_error(env, "maxLine must be a whole number of bytes, 0 or more");
+        }
+    }
+    ReaderBox *box = malloc(sizeof *box);
+    if (box == NULL) {
+        return throw_error(env, "out of memory");
+    }
+    box->reader = jsonrpc_reader_new((size_t)max_line);
+    if (box->reader == NULL) {
+        free(box);
+        return throw_error(env, "jsonrpc_reader_new: out of memory");
+    }
+    atomic_fetch_add(&live_readers, 1);
+    napi_value handle;
+    if (napi_create_object(env, &handle) != napi_ok || napi_type_tag_object(env, handle, &READER_TAG) != napi_ok ||
+        napi_wrap(env, handle, box, box_finalize, NULL, NULL) != napi_ok) {
+        reader_free(box);
+        free(box);
+        return throw_last_error(env);
+    }
+    return handle;
+}
+
+/* The records argument, when it is a Float64Array of `slots` numbers or
+ * more, is where the batch's records go; otherwise a new one is made. */
+static bool records_for(napi_env env, napi_value given, size_t slots, napi_value *records, double **data) {
+    bool is_typedarray = false;
+    if (given != NULL && napi_is_typedarray(env, given, &is_typedarray) == napi_ok && is_typedarray) {
+        napi_typedarray_type type;
+        size_t length = 0;
+        void *memory = NULL;
+        if (napi_get_typedarray_info(env, given, &type, &length, &memory, NULL, NULL) == napi_ok &&
+            type == napi_float64_array && length >= slots && memory != NULL) {
+            *records = given;
+            *data = memory;
+            return true;
+        }
+    }
+    napi_value buffer;
+    void *memory = NULL;
+    if (napi_create_arraybuffer(env, slots * sizeof(double), &memory, &buffer) != napi_ok ||
+        napi_create_typedarray(env, napi_float64_array, slots, buffer, 0, records) != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    *data = memory;
+    return true;
+}
+
+/* A batch as [records, bytes, texts, count], or undefined when empty. */
+static napi_value batch_value(napi_env env, const JsonRpcBatch *batch, napi_value records_given) {
+    napi_value result;
+    if (batch->count == 0) {
+        NAPI_OK(napi_get_undefined(env, &result));
+        return result;
+    }
+    if (batch->count > SIZE_MAX / sizeof(double) / SLOT_COUNT) {
+        return throw_range_error(env, "too many lines in one batch");
+    }
+    napi_value records;
+    double *record;
+    if (!records_for(env, records_given, batch->count * SLOT_COUNT, &records, &record)) {
+        return NULL;
+    }
+    TextsInfo texts = {0, true};
+    for (size_t i = 0; i < batch->count; i++, record += SLOT_COUNT) {
+        const JsonRpcLine *line = &batch->items[i];
+        record_write(record, &line->classification, &texts);
+        record[SLOT_NUMBER] = (double)line->number;
+        record[SLOT_OFFSET] = (double)line->offset;
+        record[SLOT_LENGTH] = (double)line->len;
+    }
+    if (texts.bytes != batch->texts_len) {
+        return throw_error(env, "jsonrpc_reader: a batch's texts are not laid out as the header says");
+    }
+    napi_value bytes, text, count;
+    NAPI_OK(batch->bytes_len == 0 ? napi_create_buffer(env, 0, NULL, &bytes)
+                                  : napi_create_buffer_copy(env, batch->bytes_len, batch->bytes, NULL, &bytes));
+    if (!batch_texts_value(env, batch, &texts, &text)) {
+        return NULL;
+    }
+    NAPI_OK(napi_create_double(env, (double)batch->count, &count));
+    NAPI_OK(napi_create_array_with_length(env, 4, &result));
+    NAPI_OK(napi_set_element(env, result, 0, records));
+    NAPI_OK(napi_set_element(env, result, 1, bytes));
+    NAPI_OK(napi_set_element(env, result, 2, text));
+    NAPI_OK(napi_set_element(env, result, 3, count));
+    return result;
+}
+
+/* out_of_memory: what that status means for the call that returned it. */
+static napi_value status_error(napi_env env, JsonRpcStatus status, const char *out_of_memory) {
+    switch (status) {
+    case JSONRPC_STATUS_OUT_OF_MEMORY:
+        return throw_error(env, out_of_memory);
+    case JSONRPC_STATUS_INTERNAL_ERROR:
+        return throw_error(env, "jsonrpc_reader: a fault inside the library; this reader fails from now on");
+    default:
+        return throw_error(env, "jsonrpc_reader: unexpected status");
+    }
+}
+
+/* readerFeed(handle, chunk, records?) and readerEnd(handle, records?). */
+static napi_value js_reader_feed(napi_env env, napi_callback_info info) {
+    size_t argc = 3;
+    napi_value argv[3];
+    State *state = NULL;
+    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&state));
+    if (argc < 2) {
+        return throw_type_error(env, "readerFeed(handle, chunk): two arguments are required");
+    }
+    ReaderBox *box = box_arg(env, argv[0]);
+    if (box == NULL) {
+        return NULL;
+    }
+    if (box->reader == NULL) {
+        return throw_error(env, "the reader has been freed");
+    }
+    Input chunk;
+    if (!input_bytes(env, state, argv[1], "chunk", &chunk)) {
+        return NULL;
+    }
+    JsonRpcBatch batch;
+    JsonRpcStatus status = jsonrpc_reader_feed(box->reader, chunk.data, chunk.len, &batch);
+    input_release(&chunk);
+    if (status != JSONRPC_STATUS_OK) {
+        return status_error(env, status, "jsonrpc_reader_feed: out of memory (the chunk was not taken)");
+    }
+    return batch_value(env, &batch, argc >= 3 ? argv[2] : NULL);
+}
+
+static napi_value js_reader_end(napi_env env, napi_callback_info info) {
+    size_t argc = 2;
+    napi_value argv[2];
+    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+    if (argc < 1) {
+        return throw_type_error(env, "readerEnd(handle): one argument is required");
+    }
+    ReaderBox *box = box_arg(env, argv[0]);
+    if (box == NULL) {
+        return NULL;
+    }
+    if (box->reader == NULL) {
+        return throw_error(env, "the reader has been freed");
+    }
+    JsonRpcBatch batch;
+    JsonRpcStatus status = jsonrpc_reader_end(box->reader, &batch);
+    if (status != JSONRPC_STATUS_OK) {
+        return status_error(env, status, "jsonrpc_reader_end: out of memory (the stream has not ended)");
+    }
+    return batch_value(env, &batch, argc >= 2 ? argv[1] : NULL);
+}
+
+static napi_value js_reader_free(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value argv[1];
+    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+    if (argc < 1) {
+        return throw_type_error(env, "readerFree(handle): one argument is required");
+    }
+    ReaderBox *box = box_arg(env, argv[0]);
+    if (box == NULL) {
+        return NULL;
+    }
+    reader_free(box);
+    return NULL;
+}
+
+static napi_value js_live_readers(napi_env env, napi_callback_info info) {
+    (void)info;
+    napi_value count;
+    NAPI_OK(napi_create_double(env, (double)atomic_load(&live_readers), &count));
+    return count;
+}
+
+bool reader_define(napi_env env, napi_value exports, State *state) {
+    static const struct {
+        const char *name;
+        napi_callback callback;
+    } FUNCTIONS[] = {
+        {"readerNew", js_reader_new},
+        {"readerFeed", js_reader_feed},
+        {"readerEnd", js_reader_end},
+        {"readerFree", js_reader_free},
+        {"liveReaders", js_live_readers},
+    };
+    for (size_t i = 0; i < sizeof FUNCTIONS / sizeof FUNCTIONS[0]; i++) {
+        napi_value fn;
+        if (napi_create_function(env, FUNCTIONS[i].name, NAPI_AUTO_LENGTH, FUNCTIONS[i].callback, state, &fn) != napi_ok ||
+            napi_set_named_property(env, exports, FUNCTIONS[i].name, fn) != napi_ok) {
+            return false;
+        }
+    }
+    return true;
+}
