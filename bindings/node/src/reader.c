@@ -43,15 +43,20 @@ static void box_finalize(napi_env env, void *data, void *hint) {
     free(box);
 }
 
-/* The live reader behind a handle argument, or NULL with a TypeError. */
+/* The live reader behind a handle argument, or NULL with an exception: a
+ * TypeError for an object that is no reader handle, an Error for one whose
+ * reader has been freed. */
 static ReaderBox *box_arg(napi_env env, napi_value handle) {
     napi_valuetype type = napi_undefined;
     bool tagged = false;
     void *box = NULL;
     if (napi_typeof(env, handle, &type) != napi_ok || type != napi_object ||
-        napi_check_object_type_tag(env, handle, &READER_TAG, &tagged) != napi_ok || !tagged ||
-        napi_unwrap(env, handle, &box) != napi_ok || box == NULL) {
+        napi_check_object_type_tag(env, handle, &READER_TAG, &tagged) != napi_ok || !tagged) {
         throw_type_error(env, "not a reader handle");
+        return NULL;
+    }
+    if (napi_unwrap(env, handle, &box) != napi_ok || box == NULL) {
+        throw_error(env, "the reader has been freed");
         return NULL;
     }
     return box;
@@ -185,9 +190,6 @@ static napi_value js_reader_feed(napi_env env, napi_callback_info info) {
     if (box == NULL) {
         return NULL;
     }
-    if (box->reader == NULL) {
-        return throw_error(env, "the reader has been freed");
-    }
     Input chunk;
     if (!input_bytes(env, state, argv[1], "chunk", &chunk)) {
         return NULL;
@@ -212,9 +214,6 @@ static napi_value js_reader_end(napi_env env, napi_callback_info info) {
     if (box == NULL) {
         return NULL;
     }
-    if (box->reader == NULL) {
-        return throw_error(env, "the reader has been freed");
-    }
     JsonRpcBatch batch;
     JsonRpcStatus status = jsonrpc_reader_end(box->reader, &batch);
     if (status != JSONRPC_STATUS_OK) {
@@ -223,6 +222,8 @@ static napi_value js_reader_end(napi_env env, napi_callback_info info) {
     return batch_value(env, &batch, argc >= 2 ? argv[1] : NULL);
 }
 
+/* Frees the reader at once, and its box with it: the handle is unwrapped,
+ * so no finalizer is left waiting for a collection. */
 static napi_value js_reader_free(napi_env env, napi_callback_info info) {
     size_t argc = 1;
     napi_value argv[1];
@@ -230,11 +231,17 @@ static napi_value js_reader_free(napi_env env, napi_callback_info info) {
     if (argc < 1) {
         return throw_type_error(env, "readerFree(handle): one argument is required");
     }
-    ReaderBox *box = box_arg(env, argv[0]);
-    if (box == NULL) {
-        return NULL;
+    bool tagged = false;
+    napi_valuetype type = napi_undefined;
+    NAPI_OK(napi_typeof(env, argv[0], &type));
+    if (type != napi_object || napi_check_object_type_tag(env, argv[0], &READER_TAG, &tagged) != napi_ok || !tagged) {
+        return throw_type_error(env, "not a reader handle");
     }
-    reader_free(box);
+    void *box = NULL;
+    if (napi_remove_wrap(env, argv[0], &box) == napi_ok && box != NULL) {
+        reader_free(box);
+        free(box);
+    }
     return NULL;
 }
 
