@@ -60,14 +60,22 @@ test-lint:
 
 # Unit tests, vectors through the Rust API and the C ABI, header drift,
 # exported symbols, the CLI, JSONTestSuite.
+# --show-output shows which CPU-feature paths a test skipped on this machine.
 test-rust:
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace -- --show-output
 
-# The C vector test against the debug library, under valgrind and under
-# ASan/UBSan (whose runtime must really be linked: checked with nm).
-test-c: $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vectors_asan $(BUILD)/capture_host_debug $(BUILD)/million_calls
+# The C test (the vectors one line at a time and streamed through the
+# reader at every chunk size, the reader's promises, the ABI's edges)
+# against the debug library, under valgrind and under ASan/UBSan (whose
+# runtime must really be linked: checked with nm).
+test-c: $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vectors_asan $(BUILD)/capture_host_debug $(BUILD)/million_calls $(BUILD)/alloc_failures $(BUILD)/panic_test
 	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/test_vectors $(BUILD)/vectors.flat
 	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) $(BUILD)/million_calls 1000000
+	LD_LIBRARY_PATH=$(DEBUG_LIB) $(VALGRIND_RUN) --soname-synonyms=somalloc=nouserintercepts $(BUILD)/alloc_failures
+	LD_LIBRARY_PATH=$(PANIC_LIB) RUST_BACKTRACE=0 $(VALGRIND_RUN) $(BUILD)/panic_test hook 2> $(BUILD)/panic_test.stderr \
+		|| { cat $(BUILD)/panic_test.stderr; exit 1; }
+	grep -c "the panic test's panic" $(BUILD)/panic_test.stderr | xargs echo 'panics caught inside the library:'
+	LD_LIBRARY_PATH=$(DEBUG_LIB) $(BUILD)/panic_test no-hook
 	nm $(BUILD)/test_vectors_asan | grep -q '__asan_init' || { echo 'ASan is not linked'; exit 1; }
 	nm $(BUILD)/test_vectors_asan | grep -q '__ubsan_handle' || { echo 'UBSan is not linked'; exit 1; }
 	LD_LIBRARY_PATH=$(DEBUG_LIB) ASAN_OPTIONS=detect_leaks=1 $(BUILD)/test_vectors_asan $(BUILD)/vectors.flat
@@ -93,6 +101,22 @@ $(BUILD)/test_vectors: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG
 
 $(BUILD)/test_vectors_asan: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -g -O1 $(SANITIZE) $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+
+# Every allocation of every entry point failed in turn (interposed malloc).
+$(BUILD)/alloc_failures: tests/c/alloc_failures.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	$(CC) $(CFLAGS_STRICT) -g -O1 $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+
+# A real panic inside each entry point, caught by the guard: against a
+# library built with the panic-test feature, in a target directory of its
+# own so that it never stands where the real library does.
+PANIC_LIB := target/panic-test/debug
+
+$(PANIC_LIB)/libjsonrpc_envelope.so: FORCE
+	$(CARGO) build --lib --features panic-test --target-dir target/panic-test
+	ln -sf libjsonrpc_envelope.so $@.$(ABI)
+
+$(BUILD)/panic_test: tests/c/panic_test.c include/jsonrpc_envelope.h $(PANIC_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	$(CC) $(CFLAGS_STRICT) -g $< -L$(PANIC_LIB) -ljsonrpc_envelope -o $@
 
 $(BUILD)/million_calls: tests/c/million_calls.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -g -O1 $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
@@ -131,7 +155,7 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
 
-FUZZ_TARGETS := classify envelope log_value reader c_abi scanners
+FUZZ_TARGETS := classify envelope log_value reader c_abi scanners utf8
 FUZZ_SECONDS ?= 300
 FUZZ := RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
 

@@ -34,7 +34,8 @@
  * `JsonRpcBatch`, `JsonRpcLine` with its line number) replaces
  * `jsonrpc_classify_lines`, `JsonRpcLines` and `JsonRpcLineState`; a
  * too-long line is `JSONRPC_KIND_TOO_LONG`; the names and the default line
- * limit are exported (`jsonrpc_kind_name`, `jsonrpc_default_max_line`, ...).
+ * limit are exported (`jsonrpc_kind_name`, `jsonrpc_status_name`,
+ * `jsonrpc_default_max_line`, ...).
  */
 #define JSONRPC_ABI_VERSION 2
 
@@ -180,6 +181,16 @@ typedef uint32_t JsonRpcRole;
 typedef struct JsonRpcReader JsonRpcReader;
 
 /**
+ * Where a member's value stands in the line: `offset` and `len` in bytes,
+ * counted from the line's first byte. A JSON value is never empty, so
+ * `len == 0` means the member is absent.
+ */
+typedef struct JsonRpcSpan {
+  size_t offset;
+  size_t len;
+} JsonRpcSpan;
+
+/**
  * A string inside a result, as a pointer and a length in bytes. It is
  * borrowed: the result that holds it owns it, and it stays valid until that
  * result is freed. `ptr` is NULL when the string is absent; a present string
@@ -192,16 +203,6 @@ typedef struct JsonRpcStr {
 } JsonRpcStr;
 
 /**
- * Where a member's value stands in the line: `offset` and `len` in bytes,
- * counted from the line's first byte. A JSON value is never empty, so
- * `len == 0` means the member is absent.
- */
-typedef struct JsonRpcSpan {
-  size_t offset;
-  size_t len;
-} JsonRpcSpan;
-
-/**
  * What a line is and what it carries (SPEC §3), returned by value by
  * `jsonrpc_classify`. The caller owns it and frees it, once, with
  * `jsonrpc_classification_free`, which also sets it to all zeros.
@@ -209,6 +210,10 @@ typedef struct JsonRpcSpan {
  * Its strings are `JsonRpcStr` views into memory the result owns: valid
  * until it is freed, NULL `ptr` when absent. The result is plain data:
  * once returned it may be read from any thread, and moved between threads.
+ *
+ * What every line has (the kinds, the flags, the spans) comes before the
+ * strings, so that a binding keeping many results can copy that part alone
+ * (everything before `id`).
  */
 typedef struct JsonRpcClassification {
   JsonRpcKind kind;
@@ -231,6 +236,11 @@ typedef struct JsonRpcClassification {
    * one request can fail at once with this error.
    */
   bool names_no_request;
+  struct JsonRpcSpan id_span;
+  struct JsonRpcSpan method_span;
+  struct JsonRpcSpan params_span;
+  struct JsonRpcSpan result_span;
+  struct JsonRpcSpan error_span;
   /**
    * The id's exact JSON text, as it stood in the line (never re-encoded,
    * never rounded): exactly the line's bytes at `id_span`. Absent when
@@ -260,11 +270,6 @@ typedef struct JsonRpcClassification {
    * The reply a client owes for this line, or absent for none.
    */
   struct JsonRpcStr reply_client;
-  struct JsonRpcSpan id_span;
-  struct JsonRpcSpan method_span;
-  struct JsonRpcSpan params_span;
-  struct JsonRpcSpan result_span;
-  struct JsonRpcSpan error_span;
   /**
    * Private to the library: the one allocation that holds the strings
    * above, or NULL when the result owns no memory (no strings, or strings
@@ -305,12 +310,14 @@ typedef struct JsonRpcLine {
 
 /**
  * The lines one call of a reader completed, in order: `count` items at
- * `items`. Their bytes stand in `bytes` (`bytes_len` bytes: each line
- * with its LF, but the last line of a stream that had none), and every
- * string of their classifications in `texts` (`texts_len` bytes: the
- * strings of the first item, then of the next, each followed by its NUL,
- * in the order `id`, `method`, `reason`, `reply_server`, `reply_client`),
- * so a binding can copy the batch in three pieces and find each string by
+ * `items`. Their bytes stand in `bytes` (`bytes_len` bytes), each line
+ * where its item's `offset` says; when no item is too long, `bytes` is
+ * exactly the items' lines one after another, each followed by its LF (but
+ * the last line of a stream that had none). Every string of their
+ * classifications stands in `texts` (`texts_len` bytes: the strings of
+ * the first item, then of the next, each followed by its NUL, in the order
+ * `id`, `method`, `reason`, `reply_server`, `reply_client`). So a binding
+ * can copy a batch in three pieces and find each line and each string by
  * the lengths alone.
  *
  * Borrowed: everything a batch points to belongs to the reader and stays
@@ -447,6 +454,12 @@ const char *jsonrpc_id_kind_name(uint32_t id_kind);
 const char *jsonrpc_role_name(uint32_t role);
 
 /**
+ * The name of a `JsonRpcStatus` value (`"ok"`, `"out_of_memory"`, ...), for
+ * a binding's error messages: static, NULL for no status. Thread-safe.
+ */
+const char *jsonrpc_status_name(uint32_t status);
+
+/**
  * The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.
  */
 size_t jsonrpc_default_max_line(void);
@@ -470,7 +483,8 @@ struct JsonRpcReader *jsonrpc_reader_new(size_t max_line);
  * what you keep.
  *
  * Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
- * `reader` or `out` is NULL, or `data` is NULL with a non-zero length;
+ * `reader` or `out` is NULL, or `data` is NULL with a non-zero length (the
+ * reader then takes nothing);
  * `JSONRPC_STATUS_OUT_OF_MEMORY` when memory ran out, and then the
  * reader has taken none of the bytes (the call may be repeated with the
  * same ones); `JSONRPC_STATUS_INTERNAL_ERROR` after a fault inside the

@@ -138,31 +138,31 @@ impl Reader {
         Ok(self.batch(before))
     }
 
-    /// `feed`, then `then` on the batch; when either runs out of memory the
-    /// reader has taken nothing.
-    pub(crate) fn feed_then<T>(
+    /// `feed`, then `then` on the batch; when either fails the reader has
+    /// taken nothing.
+    pub(crate) fn feed_then<T, E: From<OutOfMemory>>(
         &mut self,
         bytes: &[u8],
-        then: impl FnOnce(Batch<'_>) -> Result<T, OutOfMemory>,
-    ) -> Result<T, OutOfMemory> {
+        then: impl FnOnce(Batch<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
         self.begin();
         let before = self.mark();
-        let result = self.take(bytes).and_then(|()| then(self.batch(before)));
+        let result = self.take(bytes).map_err(E::from).and_then(|()| then(self.batch(before)));
         if result.is_err() {
             self.restore(before);
         }
         result
     }
 
-    /// `end`, then `then` on the batch; when either runs out of memory the
-    /// stream has not ended.
-    pub(crate) fn end_then<T>(
+    /// `end`, then `then` on the batch; when either fails the stream has not
+    /// ended.
+    pub(crate) fn end_then<T, E: From<OutOfMemory>>(
         &mut self,
-        then: impl FnOnce(Batch<'_>) -> Result<T, OutOfMemory>,
-    ) -> Result<T, OutOfMemory> {
+        then: impl FnOnce(Batch<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
         self.begin();
         let before = self.mark();
-        let result = self.finish().and_then(|()| then(self.batch(before)));
+        let result = self.finish().map_err(E::from).and_then(|()| then(self.batch(before)));
         if result.is_err() {
             self.restore(before);
         }

@@ -189,6 +189,20 @@ fn seen(batch: &JsonRpcBatch) -> Vec<Seen> {
         });
     }
     assert_eq!(text_at, unsafe { batch.texts.cast::<u8>().add(batch.texts_len) }, "texts holds the strings only");
+    if !seen.iter().any(|s| matches!(s, Seen::TooLong { .. })) {
+        // Then `bytes` is exactly the lines, each with its LF but the last of
+        // a stream that had none.
+        let mut joined: Vec<u8> = Vec::new();
+        for s in &seen {
+            let Seen::Line { bytes, .. } = s else { unreachable!() };
+            joined.extend_from_slice(bytes);
+            joined.push(b'\n');
+        }
+        if bytes.last() != Some(&b'\n') {
+            joined.pop();
+        }
+        assert_eq!(bytes, joined.as_slice());
+    }
     seen
 }
 
@@ -280,6 +294,7 @@ fn names_and_the_default_limit_come_from_the_library() {
     assert!(jsonrpc_kind_name(JsonRpcKind::JSONRPC_KIND_NONE as u32).is_null());
     assert_eq!(name(jsonrpc_id_kind_name(JsonRpcIdKind::JSONRPC_ID_BOOLEAN as u32)), "boolean");
     assert_eq!(name(jsonrpc_role_name(JsonRpcRole::JSONRPC_ROLE_CLIENT as u32)), "client");
+    assert_eq!(name(jsonrpc_status_name(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY as u32)), "out_of_memory");
     assert_eq!(jsonrpc_default_max_line(), 16 * 1024 * 1024);
 }
 
@@ -313,6 +328,7 @@ fn the_shared_library_exports_only_prefixed_symbols() {
         "jsonrpc_reader_free",
         "jsonrpc_reader_new",
         "jsonrpc_role_name",
+        "jsonrpc_status_name",
         "jsonrpc_string_free",
         "jsonrpc_version",
     ];

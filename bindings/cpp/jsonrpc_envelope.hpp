@@ -7,14 +7,18 @@
 //   if (c.kind() == jsonrpc::Kind::request) { ... c.id(), c.method() ... }
 //   if (auto reply = c.reply(jsonrpc::Role::server)) { write(*reply); }
 //
-// Ownership: `Classification` and `Lines` own their C results and free them
-// in their destructors; they are move-only, and a moved-from object is empty
-// (kind `none`), so nothing is ever freed twice. Accessors return
-// `std::string_view` into the owned strings: valid while the owner lives.
+// Ownership: `Classification` owns its C result and `LineReader` its C
+// reader, and each frees it in its destructor; they are move-only, and a
+// moved-from object is empty, so nothing is ever freed twice. Accessors
+// return `std::string_view` into memory the owner holds: a
+// `Classification`'s strings are valid while it lives; a `Batch` that a
+// `LineReader` returns, with its lines and strings, until the reader's next
+// call.
 //
 // Errors travel in results, never as exceptions: the only exception this
-// header can let through is std::bad_alloc from its own std::string and
-// std::vector, so it also builds with -fno-exceptions.
+// header can let through is std::bad_alloc from the std::string of
+// `try_invalid_reply` and `try_log_value`, so it also builds with
+// -fno-exceptions.
 //
 // Thread safety is the library's: no shared state; one object, one thread
 // at a time.
@@ -30,21 +34,21 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 namespace jsonrpc {
 
 // ---- enumerations ----------------------------------------------------------
 
 /// What a line is (SPEC §2). `none` is not a line's kind: it is an empty
-/// (moved-from) result, a too_long item, or a call that failed inside the
-/// library.
+/// (moved-from) result, or a call that failed inside the library.
+/// `too_long` is a stream's line over its reader's limit (`LineReader`),
+/// which `classify` never gives.
 enum class Kind : std::uint32_t {
   none = JSONRPC_KIND_NONE,
   empty = JSONRPC_KIND_EMPTY,
@@ -56,6 +60,7 @@ enum class Kind : std::uint32_t {
   notification = JSONRPC_KIND_NOTIFICATION,
   response = JSONRPC_KIND_RESPONSE,
   not_jsonrpc = JSONRPC_KIND_NOT_JSONRPC,
+  too_long = JSONRPC_KIND_TOO_LONG,
 };
 
 /// What the `id` member holds (SPEC §3).
@@ -85,63 +90,42 @@ enum class Status : std::uint32_t {
   internal_error = JSONRPC_STATUS_INTERNAL_ERROR,
 };
 
-/// The kind's name as the test vectors write it (`parse_error`, ...).
-[[nodiscard]] constexpr std::string_view to_string(Kind kind) noexcept {
-  switch (kind) {
-    case Kind::none: return "none";
-    case Kind::empty: return "empty";
-    case Kind::parse_error: return "parse_error";
-    case Kind::batch: return "batch";
-    case Kind::not_object: return "not_object";
-    case Kind::invalid_request: return "invalid_request";
-    case Kind::request: return "request";
-    case Kind::notification: return "notification";
-    case Kind::response: return "response";
-    case Kind::not_jsonrpc: return "not_jsonrpc";
-  }
-  return "unknown";
+namespace detail {
+
+inline std::string_view name(const char* text) noexcept {
+  return text != nullptr ? std::string_view(text) : std::string_view();
 }
 
-/// The id kind's name as the test vectors write it (`absent`, `null`, ...).
-[[nodiscard]] constexpr std::string_view to_string(IdKind id_kind) noexcept {
-  switch (id_kind) {
-    case IdKind::absent: return "absent";
-    case IdKind::null: return "null";
-    case IdKind::string: return "string";
-    case IdKind::number: return "number";
-    case IdKind::object: return "object";
-    case IdKind::array: return "array";
-    case IdKind::boolean: return "boolean";
-  }
-  return "unknown";
+}  // namespace detail
+
+/// The kind's name as the test vectors write it (`parse_error`, `too_long`,
+/// ...), from the library; empty for a value that is no kind (`none`).
+[[nodiscard]] inline std::string_view to_string(Kind kind) noexcept {
+  return detail::name(jsonrpc_kind_name(static_cast<std::uint32_t>(kind)));
 }
 
-[[nodiscard]] constexpr std::string_view to_string(Role role) noexcept {
-  switch (role) {
-    case Role::server: return "server";
-    case Role::client: return "client";
-  }
-  return "unknown";
+/// The id kind's name as the test vectors write it (`absent`, `null`, ...),
+/// from the library; empty for a value that is no id kind.
+[[nodiscard]] inline std::string_view to_string(IdKind id_kind) noexcept {
+  return detail::name(jsonrpc_id_kind_name(static_cast<std::uint32_t>(id_kind)));
 }
 
-[[nodiscard]] constexpr std::string_view to_string(Status status) noexcept {
-  switch (status) {
-    case Status::ok: return "ok";
-    case Status::unknown_role: return "unknown_role";
-    case Status::null_argument: return "null_argument";
-    case Status::out_of_memory: return "out_of_memory";
-    case Status::internal_error: return "internal_error";
-  }
-  return "unknown";
+/// The role's name (`server`, `client`), from the library; empty for a
+/// value that is no role.
+[[nodiscard]] inline std::string_view to_string(Role role) noexcept {
+  return detail::name(jsonrpc_role_name(static_cast<std::uint32_t>(role)));
+}
+
+/// The status's name (`ok`, `out_of_memory`, ...), from the library; empty
+/// for a value that is no status.
+[[nodiscard]] inline std::string_view to_string(Status status) noexcept {
+  return detail::name(jsonrpc_status_name(static_cast<std::uint32_t>(status)));
 }
 
 // ---- versions --------------------------------------------------------------
 
 /// The library's version, such as "0.1.0".
-[[nodiscard]] inline std::string_view version() noexcept {
-  const char* text = jsonrpc_version();
-  return text != nullptr ? std::string_view(text) : std::string_view();
-}
+[[nodiscard]] inline std::string_view version() noexcept { return detail::name(jsonrpc_version()); }
 
 /// The loaded library's ABI version.
 [[nodiscard]] inline std::uint32_t abi_version() noexcept { return jsonrpc_abi_version(); }
@@ -221,8 +205,8 @@ class ClassificationFields {
   [[nodiscard]] Kind kind() const noexcept { return static_cast<Kind>(c().kind); }
   [[nodiscard]] IdKind id_kind() const noexcept { return static_cast<IdKind>(c().id_kind); }
 
-  /// False for an empty result: moved-from, a too_long item, or a call that
-  /// failed inside the library (whose `reason()` says why).
+  /// False for an empty result: moved-from, or a call that failed inside
+  /// the library (whose `reason()` says why).
   [[nodiscard]] bool valid() const noexcept { return kind() != Kind::none; }
 
   /// The id's exact JSON text (`7`, `"a"`, `null`, ...); absent without an
@@ -287,8 +271,8 @@ class ClassificationFields {
 
 // ---- one line --------------------------------------------------------------
 
-/// A borrowed classification: an item of `Lines`, or `Classification::view()`.
-/// Valid while what it was taken from lives.
+/// A borrowed classification: a `Line`'s, or `Classification::view()`.
+/// Valid while what it was taken from is (see each).
 class ClassificationView : public detail::ClassificationFields<ClassificationView> {
  public:
   explicit ClassificationView(const JsonRpcClassification& raw) noexcept : raw_(&raw) {}
@@ -392,42 +376,47 @@ struct [[nodiscard]] Reply {
   return text ? std::move(*text) : std::string();
 }
 
-// ---- many lines from a stream ----------------------------------------------
+// ---- a stream ----------------------------------------------------------------
 
-class Lines;
+/// The line limit of a `LineReader(0)`.
+[[nodiscard]] inline std::size_t default_max_line() noexcept { return jsonrpc_default_max_line(); }
 
-/// One item of `Lines`: a complete line and its classification, or a line
-/// over the limit (`too_long()`), which has no text, no classification
-/// (`Kind::none`) and owes no reply. Valid while its `Lines` lives.
+/// One line of a `Batch`: its number in the stream, its bytes and its
+/// classification, or, for a line over the reader's limit, only its number
+/// and length (`too_long()`: no text, nothing else, no reply owed).
+/// A view: valid until the reader's next call.
 class Line {
  public:
-  [[nodiscard]] bool too_long() const noexcept { return item_->too_long; }
+  /// The line's number in its stream, from 1 (too_long lines count).
+  [[nodiscard]] std::uint64_t number() const noexcept { return item_->number; }
+  [[nodiscard]] Kind kind() const noexcept { return static_cast<Kind>(item_->classification.kind); }
+  [[nodiscard]] bool too_long() const noexcept { return kind() == Kind::too_long; }
   /// The line's length in bytes, LF excluded (a too_long line's whole length).
   [[nodiscard]] std::size_t length() const noexcept { return item_->len; }
   /// The line's bytes, LF excluded (a CR before it stays); empty for too_long.
   [[nodiscard]] std::string_view text() const noexcept {
-    if (item_->too_long) {
-      return std::string_view();
-    }
-    return Span{item_->offset, item_->len}.in(bytes_);
+    return too_long() ? std::string_view() : Span{item_->offset, item_->len}.in(bytes_);
   }
-  /// The line's classification; its spans count from the line's first byte.
+  /// The line's classification; its spans count from `text()`'s first byte.
   [[nodiscard]] ClassificationView classification() const noexcept {
     return ClassificationView(item_->classification);
   }
   [[nodiscard]] const JsonRpcLine& raw() const noexcept { return *item_; }
 
  private:
-  friend class Lines;
+  friend class Batch;
   Line(const JsonRpcLine& item, std::string_view bytes) noexcept : item_(&item), bytes_(bytes) {}
 
   const JsonRpcLine* item_;
   std::string_view bytes_;
 };
 
-/// The lines one `LineReader::take` found, in stream order. Owns the C result
-/// and the bytes its lines were read from; move-only.
-class [[nodiscard]] Lines {
+/// The lines one `LineReader` call completed, in stream order. A view of
+/// memory the reader owns: it, its `Line`s and every string_view they give
+/// stay valid until the reader's next call (`feed`, `end`, or its
+/// destruction), and no longer; copy what you keep. Moving the reader
+/// keeps them valid.
+class [[nodiscard]] Batch {
  public:
   class iterator {
    public:
@@ -438,7 +427,7 @@ class [[nodiscard]] Lines {
     using reference = Line;
 
     iterator() noexcept = default;
-    [[nodiscard]] Line operator*() const noexcept { return (*lines_)[index_]; }
+    [[nodiscard]] Line operator*() const noexcept { return (*batch_)[index_]; }
     iterator& operator++() noexcept {
       ++index_;
       return *this;
@@ -449,145 +438,92 @@ class [[nodiscard]] Lines {
       return before;
     }
     friend bool operator==(const iterator& a, const iterator& b) noexcept {
-      return a.lines_ == b.lines_ && a.index_ == b.index_;
+      return a.batch_ == b.batch_ && a.index_ == b.index_;
     }
     friend bool operator!=(const iterator& a, const iterator& b) noexcept { return !(a == b); }
 
    private:
-    friend class Lines;
-    iterator(const Lines* lines, std::size_t index) noexcept : lines_(lines), index_(index) {}
-    const Lines* lines_ = nullptr;
+    friend class Batch;
+    iterator(const Batch* batch, std::size_t index) noexcept : batch_(batch), index_(index) {}
+    const Batch* batch_ = nullptr;
     std::size_t index_ = 0;
   };
 
-  Lines() noexcept = default;
-  ~Lines() { jsonrpc_lines_free(&raw_); }
-
-  Lines(const Lines&) = delete;
-  Lines& operator=(const Lines&) = delete;
-
-  Lines(Lines&& other) noexcept
-      : raw_(std::exchange(other.raw_, JsonRpcLines{})),
-        bytes_(std::exchange(other.bytes_, std::vector<char>())) {}
-
-  Lines& operator=(Lines&& other) noexcept {
-    if (this != &other) {
-      jsonrpc_lines_free(&raw_);
-      raw_ = std::exchange(other.raw_, JsonRpcLines{});
-      bytes_ = std::exchange(other.bytes_, std::vector<char>());
-    }
-    return *this;
-  }
-
-  /// Not ok only when the library failed; then there are no items and the
-  /// reader kept every byte.
-  [[nodiscard]] Status status() const noexcept { return static_cast<Status>(raw_.status); }
-  [[nodiscard]] bool ok() const noexcept { return status() == Status::ok; }
+  /// Not ok when the call failed; then the batch is empty. After
+  /// `out_of_memory` the reader took none of the bytes (the call may be
+  /// repeated); after `internal_error` it fails every call; a moved-from
+  /// reader, or one that could not be made, gives `null_argument`.
+  [[nodiscard]] Status status() const noexcept { return status_; }
+  [[nodiscard]] bool ok() const noexcept { return status_ == Status::ok; }
 
   [[nodiscard]] std::size_t size() const noexcept { return raw_.count; }
   [[nodiscard]] bool empty() const noexcept { return raw_.count == 0; }
-  /// How many bytes of the reader's buffer this call consumed.
-  [[nodiscard]] std::size_t consumed() const noexcept { return raw_.consumed; }
-
   /// Item `index`, which must be below `size()`.
-  [[nodiscard]] Line operator[](std::size_t index) const noexcept {
-    return Line(raw_.items[index], std::string_view(bytes_.data(), bytes_.size()));
-  }
+  [[nodiscard]] Line operator[](std::size_t index) const noexcept { return Line(raw_.items[index], bytes()); }
   [[nodiscard]] iterator begin() const noexcept { return iterator(this, 0); }
   [[nodiscard]] iterator end() const noexcept { return iterator(this, raw_.count); }
 
-  [[nodiscard]] const JsonRpcLines& raw() const noexcept { return raw_; }
+  /// The lines' bytes, each with its LF (but a stream's last line without one).
+  [[nodiscard]] std::string_view bytes() const noexcept {
+    return std::string_view(reinterpret_cast<const char*>(raw_.bytes), raw_.bytes_len);
+  }
+  /// Every string of the lines' classifications, back to back (see `JsonRpcBatch`).
+  [[nodiscard]] std::string_view texts() const noexcept { return std::string_view(raw_.texts, raw_.texts_len); }
+  [[nodiscard]] const JsonRpcBatch& raw() const noexcept { return raw_; }
 
  private:
   friend class LineReader;
-  JsonRpcLines raw_{};
-  std::vector<char> bytes_;  // the consumed bytes the items' offsets point into
+  Batch(JsonRpcStatus status, const JsonRpcBatch& raw) noexcept : status_(static_cast<Status>(status)), raw_(raw) {}
+
+  Status status_;
+  JsonRpcBatch raw_;
 };
 
-/// Lines from one byte stream (SPEC §6), through `jsonrpc_classify_lines`.
-/// The host appends what it reads; `take()` hands back every complete line
-/// held, and keeps the unconsumed bytes and the stream's state for the next
-/// call; `finish()` at the end of the stream also hands back a last line
-/// without LF. A line over `max_line` bytes is dropped as it arrives (the
-/// reader never holds more than `max_line` bytes of it plus what was last
-/// appended) and reported once as a too_long item. Move-only: one stream,
-/// one reader, one thread at a time.
+namespace detail {
+
+struct ReaderDeleter {
+  void operator()(JsonRpcReader* reader) const noexcept { jsonrpc_reader_free(reader); }
+};
+
+}  // namespace detail
+
+/// Lines from one byte stream (SPEC §6): owns a `JsonRpcReader`, which
+/// holds the stream's pending bytes, finds its lines and classifies them.
+/// `feed` takes each chunk as it is read and returns the lines it
+/// completes; `end` ends the stream, returning a last line without LF, and
+/// leaves the reader ready for a new stream. What either returns is valid
+/// until the next call (see `Batch`). Move-only: one stream, one reader,
+/// one thread at a time.
 class LineReader {
  public:
-  /// `max_line` 0 means the library's default (16 MiB).
-  explicit LineReader(std::size_t max_line = 0) noexcept { state_.max_line = max_line; }
+  /// Lines up to `max_line` bytes long (LF excluded); 0 means
+  /// `default_max_line()`. When memory runs out the reader is empty
+  /// (`valid()` is false), as a moved-from one is.
+  explicit LineReader(std::size_t max_line = 0) noexcept : reader_(jsonrpc_reader_new(max_line)) {}
 
-  LineReader(const LineReader&) = delete;
-  LineReader& operator=(const LineReader&) = delete;
-  LineReader(LineReader&&) noexcept = default;
-  LineReader& operator=(LineReader&&) noexcept = default;
-  ~LineReader() = default;
+  [[nodiscard]] bool valid() const noexcept { return reader_ != nullptr; }
 
-  /// Appends bytes read from the stream.
-  void append(std::string_view bytes) {
-    if (bytes.empty()) {
-      return;
-    }
-    // resize + memcpy rather than insert: GCC 12 at -O2 warns falsely
-    // (-Wstringop-overflow) on vector<char>::insert of a char range.
-    std::size_t held = buffer_.size();
-    buffer_.resize(held + bytes.size());
-    std::memcpy(buffer_.data() + held, bytes.data(), bytes.size());
-    line_ended_ = line_ended_ || std::memchr(bytes.data(), '\n', bytes.size()) != nullptr;
+  /// Hands the reader the next bytes of the stream, which it copies, and
+  /// returns the lines they complete.
+  [[nodiscard]] Batch feed(std::string_view bytes) noexcept {
+    JsonRpcBatch raw{};
+    JsonRpcStatus status = jsonrpc_reader_feed(reader_.get(), detail::bytes(bytes), bytes.size(), &raw);
+    return Batch(status, raw);
   }
 
-  /// Every complete line held now; with `end_of_stream`, also a last line
-  /// without LF (and a too_long line still open). If an allocation throws,
-  /// it throws before the stream's state changes.
-  [[nodiscard]] Lines take(bool end_of_stream = false) {
-    // The library is called only when it can return or consume something: a
-    // line has ended, the stream has, the bytes held pass the limit, or an
-    // over-long line is being dropped. Otherwise it would return nothing,
-    // and rescanning a long line held in part at every take() would cost
-    // time quadratic in its length.
-    if (!line_ended_ && !end_of_stream && buffer_.size() <= effective_max_line() && state_.too_long_bytes == 0) {
-      return Lines();
-    }
-    std::vector<char> rest;
-    rest.reserve(buffer_.size());  // nothing below allocates once the call ran
-    Lines lines;
-    lines.raw_ = jsonrpc_classify_lines(detail::bytes(std::string_view(buffer_.data(), buffer_.size())),
-                                        buffer_.size(), end_of_stream, &state_);
-    std::size_t consumed = lines.raw_.consumed < buffer_.size() ? lines.raw_.consumed : buffer_.size();
-    // What is left after the last LF has none (unless the call failed and
-    // consumed nothing).
-    line_ended_ = !lines.ok();
-    if (lines.raw_.count == 0) {
-      buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(consumed));
-      return lines;
-    }
-    // The items point into the consumed bytes: they move into `lines`.
-    rest.assign(buffer_.begin() + static_cast<std::ptrdiff_t>(consumed), buffer_.end());
-    buffer_.resize(consumed);
-    lines.bytes_ = std::move(buffer_);
-    buffer_ = std::move(rest);
-    return lines;
+  /// Ends the stream: returns its last line if it had no LF (or a too_long
+  /// line still open). Line numbers start again from 1.
+  [[nodiscard]] Batch end() noexcept {
+    JsonRpcBatch raw{};
+    JsonRpcStatus status = jsonrpc_reader_end(reader_.get(), &raw);
+    return Batch(status, raw);
   }
 
-  /// `take(true)`: the stream has ended.
-  [[nodiscard]] Lines finish() { return take(true); }
-
-  /// Bytes held and not yet consumed.
-  [[nodiscard]] std::size_t buffered() const noexcept { return buffer_.size(); }
-  [[nodiscard]] std::size_t max_line() const noexcept { return state_.max_line; }
-  [[nodiscard]] const JsonRpcLineState& state() const noexcept { return state_; }
+  /// The C reader, still owned by this object.
+  [[nodiscard]] JsonRpcReader* raw() const noexcept { return reader_.get(); }
 
  private:
-  // The header: "0 means the default, 16 MiB".
-  static constexpr std::size_t kDefaultMaxLine = std::size_t{16} << 20;
-
-  [[nodiscard]] std::size_t effective_max_line() const noexcept {
-    return state_.max_line == 0 ? kDefaultMaxLine : state_.max_line;
-  }
-
-  std::vector<char> buffer_;
-  JsonRpcLineState state_{};
-  bool line_ended_ = false;  // an LF was appended since the library's last call
+  std::unique_ptr<JsonRpcReader, detail::ReaderDeleter> reader_;
 };
 
 }  // namespace jsonrpc

@@ -126,7 +126,7 @@ test-cpp-consumers: $(RELEASE_LIB)/libjsonrpc_envelope.so
 	rm -rf '$(CPP_PREFIX)' '$(CPP_DESTDIR)'
 	$(MAKE) --no-print-directory install-cpp PREFIX='$(CPP_PREFIX)' DESTDIR=
 	CC='$(CC)' CXX='$(CXX)' CMAKE='$(CMAKE)' PKG_CONFIG='$(PKG_CONFIG)' \
-		$(CPP_DIR)/tests/consumers/run.sh '$(CPP_PREFIX)' '$(CURDIR)/$(CPP_OUT)/consumers'
+		$(CPP_DIR)/tests/consumers/run.sh '$(CPP_PREFIX)' '$(CURDIR)/$(CPP_OUT)/consumers' '$(ABI)'
 	$(MAKE) --no-print-directory uninstall-cpp PREFIX='$(CPP_PREFIX)' DESTDIR=
 	@left=$$(find '$(CPP_PREFIX)' ! -type d); \
 		test -z "$$left" || { echo "make uninstall left: $$left"; exit 1; }; \

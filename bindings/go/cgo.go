@@ -10,9 +10,14 @@ package envelope
 // allocates nothing. When they do not fit (long ids, long replies), the
 // library gives the result its own allocation; the shim then leaves the
 // live C result in the Go buffer and says so, and Go allocates the exact
-// size and makes a second call that copies and frees. Nothing the library
-// allocated outlives the Go function that caused it, so no finalizers are
-// needed.
+// size and makes a second call that copies and frees.
+//
+// The one C object that outlives a call is a Reader's library reader
+// (stream, below): each chunk read goes to it in one call that also copies
+// the lines it completes into Go memory (a second call copies a batch too
+// large for the buffers; the batch stays valid until the reader's next
+// call). The Reader frees it at the end of its stream, on an error and in
+// Close; a cleanup frees it only if a Reader is dropped before any of those.
 //
 // The shims are marked noescape (they keep no Go pointer after the call) and
 // nocallback (they never call Go), so the Go compiler can keep the caller's
@@ -24,10 +29,10 @@ package envelope
 #cgo nocallback jre_classify
 #cgo noescape jre_classification_finish
 #cgo nocallback jre_classification_finish
-#cgo noescape jre_classify_lines
-#cgo nocallback jre_classify_lines
-#cgo noescape jre_lines_finish
-#cgo nocallback jre_lines_finish
+#cgo noescape jre_reader_call
+#cgo nocallback jre_reader_call
+#cgo noescape jre_batch_copy
+#cgo nocallback jre_batch_copy
 #cgo noescape jre_invalid_reply
 #cgo nocallback jre_invalid_reply
 #cgo noescape jre_log_value
@@ -53,16 +58,16 @@ enum {
 	JRE_HAS_RESULT = 2,
 	JRE_HAS_ERROR = 4,
 	JRE_NAMES_NO_REQUEST = 8,
-	JRE_TOO_LONG = 16,
 };
 
-// A classification (or a line of jsonrpc_classify_lines) without pointers:
+// A classification (or a line of a reader's batch) without pointers:
 // its present strings stand back to back in a Go buffer, in JRE_ order,
 // each followed by a NUL (the layout jsonrpc_classify_into gives its
 // scratch); bit i of `present` says whether string i is there, and
 // str_len[i] is its length without the NUL (0 when absent).
 typedef struct {
-	size_t offset, len; // a line's place in its buffer (lines only)
+	uint64_t number;    // a line's number in its stream (lines only)
+	size_t offset, len; // and its place in its batch's bytes
 	JsonRpcSpan span[JRE_SPANS];
 	size_t str_len[JRE_STRINGS];
 	uint32_t kind, id_kind;
@@ -92,17 +97,6 @@ static size_t jre_describe(const JsonRpcClassification *c, jre_item *out) {
 			out->str_len[i] = 0;
 		}
 	}
-	return need;
-}
-
-// The bytes c's strings need, NULs included, without describing it.
-static size_t jre_need(const JsonRpcClassification *c) {
-	size_t need = 0;
-	if (c->id.ptr != NULL) need += c->id.len + 1;
-	if (c->method.ptr != NULL) need += c->method.len + 1;
-	if (c->reason.ptr != NULL) need += c->reason.len + 1;
-	if (c->reply_server.ptr != NULL) need += c->reply_server.len + 1;
-	if (c->reply_client.ptr != NULL) need += c->reply_client.len + 1;
 	return need;
 }
 
@@ -153,52 +147,43 @@ static void jre_classification_finish(char *kept, char *dst) {
 	jsonrpc_classification_free(&c);
 }
 
+// What a reader call gave: its status, its batch's sizes, and whether the
+// batch was copied (it fitted the Go buffers).
 typedef struct {
 	uint32_t status;
-	uint8_t kept;
-	size_t count, consumed, need;
-} jre_lines_out;
+	uint8_t copied;
+	size_t count, bytes_len, texts_len;
+} jre_batch_out;
 
-static void jre_lines_copy(const JsonRpcLines *lines, jre_item *items, char *arena) {
-	for (size_t i = 0; i < lines->count; i++) {
-		const JsonRpcLine *line = &lines->items[i];
+// Copies the batch b into Go buffers it fits: each item described, then the
+// lines' bytes and the strings, one piece each (the strings stand in the
+// texts in JRE_ order, item after item, as jre_item's lengths read them).
+static void jre_batch_copy(const JsonRpcBatch *b, jre_item *items, uint8_t *bytes, char *texts) {
+	for (size_t i = 0; i < b->count; i++) {
+		const JsonRpcLine *line = &b->items[i];
 		jre_describe(&line->classification, &items[i]);
+		items[i].number = line->number;
 		items[i].offset = line->offset;
 		items[i].len = line->len;
-		if (line->too_long) items[i].flags |= JRE_TOO_LONG;
-		arena = jre_copy(&line->classification, arena);
 	}
+	if (b->bytes_len > 0) memcpy(bytes, b->bytes, b->bytes_len);
+	if (b->texts_len > 0) memcpy(texts, b->texts, b->texts_len);
 }
 
-// jsonrpc_classify_lines. When the items fit in items (icap) and their
-// strings in arena (acap), they are described and copied there and the
-// result is freed; otherwise the live result is left in *keep (out->kept)
-// for jre_lines_finish.
-static void jre_classify_lines(const uint8_t *buf, size_t len, bool end_of_stream, JsonRpcLineState *state,
-                               jre_item *items, size_t icap, char *arena, size_t acap, jre_lines_out *out,
-                               JsonRpcLines *keep) {
-	JsonRpcLines lines = jsonrpc_classify_lines(buf, len, end_of_stream, state);
-	size_t need = 0;
-	for (size_t i = 0; i < lines.count; i++) {
-		need += jre_need(&lines.items[i].classification);
-	}
-	out->status = (uint32_t)lines.status;
-	out->count = lines.count;
-	out->consumed = lines.consumed;
-	out->need = need;
-	if (lines.count > icap || need > acap) {
-		out->kept = 1;
-		*keep = lines;
-		return;
-	}
-	out->kept = 0;
-	jre_lines_copy(&lines, items, arena);
-	jsonrpc_lines_free(&lines);
-}
-
-static void jre_lines_finish(JsonRpcLines *keep, jre_item *items, char *arena) {
-	jre_lines_copy(keep, items, arena);
-	jsonrpc_lines_free(keep);
+// jsonrpc_reader_feed with len bytes at data, or jsonrpc_reader_end when
+// end is set. The batch is copied when it fits items (icap), bytes (bcap)
+// and texts (tcap); otherwise *batch describes it, for jre_batch_copy,
+// until the reader's next call.
+static void jre_reader_call(JsonRpcReader *reader, const uint8_t *data, size_t len, bool end, JsonRpcBatch *batch,
+                            jre_item *items, size_t icap, uint8_t *bytes, size_t bcap, char *texts, size_t tcap,
+                            jre_batch_out *out) {
+	JsonRpcStatus status = end ? jsonrpc_reader_end(reader, batch) : jsonrpc_reader_feed(reader, data, len, batch);
+	out->status = (uint32_t)status;
+	out->count = batch->count;
+	out->bytes_len = batch->bytes_len;
+	out->texts_len = batch->texts_len;
+	out->copied = batch->count <= icap && batch->bytes_len <= bcap && batch->texts_len <= tcap;
+	if (out->copied) jre_batch_copy(batch, items, bytes, texts);
 }
 
 typedef struct {
@@ -243,13 +228,15 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
+	"slices"
 	"unsafe"
 )
 
 // abiVersion is the ABI this package was written for: the header's
 // JSONRPC_ABI_VERSION when it was last updated.
-const abiVersion = 1
+const abiVersion = 2
 
 // Compile-time checks that the Go constants equal the header's; a build
 // fails here when the header changes under this package.
@@ -267,6 +254,7 @@ func _() {
 	_ = x[KindNotification-C.JSONRPC_KIND_NOTIFICATION]
 	_ = x[KindResponse-C.JSONRPC_KIND_RESPONSE]
 	_ = x[KindNotJSONRPC-C.JSONRPC_KIND_NOT_JSONRPC]
+	_ = x[KindTooLong-C.JSONRPC_KIND_TOO_LONG]
 	_ = x[IDAbsent-C.JSONRPC_ID_ABSENT]
 	_ = x[IDNull-C.JSONRPC_ID_NULL]
 	_ = x[IDString-C.JSONRPC_ID_STRING]
@@ -284,6 +272,59 @@ func init() {
 			"but this Go package was written for ABI version %d: link a matching library "+
 			"(see bindings/go/README.md) or update the package", Version(), got, abiVersion))
 	}
+	for k := range kindNames {
+		kindNames[k] = goName(C.jsonrpc_kind_name(C.uint32_t(k)))
+	}
+	for k := range idKindNames {
+		idKindNames[k] = goName(C.jsonrpc_id_kind_name(C.uint32_t(k)))
+	}
+	for r := range roleNames {
+		roleNames[r] = goName(C.jsonrpc_role_name(C.uint32_t(r)))
+	}
+}
+
+// The library's names of the values this package declares, asked once at
+// initialisation: "" where the library names none (KindNone, Role 0).
+var (
+	kindNames   [KindTooLong + 1]string
+	idKindNames [IDBoolean + 1]string
+	roleNames   [RoleClient + 1]string
+)
+
+// goName is a static name of the library's, or "" for NULL.
+func goName(name *C.char) string {
+	if name == nil {
+		return ""
+	}
+	return C.GoString(name)
+}
+
+// kindName is the library's name of k ("" for none); values this package
+// does not declare are asked each time.
+func kindName(k Kind) string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return goName(C.jsonrpc_kind_name(C.uint32_t(k)))
+}
+
+func idKindName(k IDKind) string {
+	if int(k) < len(idKindNames) {
+		return idKindNames[k]
+	}
+	return goName(C.jsonrpc_id_kind_name(C.uint32_t(k)))
+}
+
+func roleName(r Role) string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return goName(C.jsonrpc_role_name(C.uint32_t(r)))
+}
+
+// defaultMaxLine is the library's default line limit.
+func defaultMaxLine() int {
+	return int(min(uint64(C.jsonrpc_default_max_line()), math.MaxInt))
 }
 
 // ABIVersion returns the ABI version of the linked library
@@ -429,7 +470,7 @@ func InvalidReply(line []byte, role Role) (reply []byte, ok bool) {
 	case C.JSONRPC_STATUS_UNKNOWN_ROLE:
 		panic(fmt.Sprintf("envelope: InvalidReply with unknown role %v", role))
 	default:
-		panic(fmt.Sprintf("envelope: jsonrpc_invalid_reply failed with status %d", uint32(out.status)))
+		panic(fmt.Sprintf("envelope: jsonrpc_invalid_reply failed: %s", statusName(out.status)))
 	}
 	if out.present == 0 {
 		return nil, false
@@ -473,75 +514,143 @@ func LogValue(b []byte) string {
 	return string(scratch[:out.len])
 }
 
-// ---- the many-lines call --------------------------------------------------
+// ---- the stream reader ---------------------------------------------------
 
-// lineState is what jsonrpc_classify_lines keeps between buffers.
-type lineState = C.JsonRpcLineState
-
-// lineItem is one line of a buffer, described without pointers.
+// lineItem is one line of a batch, described without pointers.
 type lineItem = C.jre_item
 
-func newLineState(maxLine int) lineState {
-	return lineState{max_line: C.size_t(maxLine)}
-}
+// stream is a library reader and the Go copies of its last batch.
+type stream struct {
+	c       *C.JsonRpcReader // nil once freed
+	cleanup runtime.Cleanup
+	batch   C.JsonRpcBatch // the last batch, while a second call copies it
 
-// errLines is the error of a failed jsonrpc_classify_lines call.
-var errLines = errors.New("envelope: jsonrpc_classify_lines failed")
-
-// linesScratch holds the buffers that jsonrpc_classify_lines results are
-// copied through; they grow to the largest result seen and are reused.
-type linesScratch struct {
+	// The last batch: its items, its lines' bytes (in buf, or in their own
+	// allocation when they did not fit), and its strings, in an allocation
+	// of their own since classifications outlive the batch.
 	items []lineItem
-	arena []byte
+	bytes []byte
+	strs  []byte
+
+	// What a batch is copied into when it fits; texts only on its way to
+	// strs. Neither grows: a batch too large gets allocations of its own,
+	// which are not kept.
+	buf, texts []byte
 }
 
-// classifyLines makes one call of jsonrpc_classify_lines over buf and
-// returns its items (in s.items, valid until the next call), one new
-// allocation holding all their strings, and the bytes consumed.
-func classifyLines(buf []byte, endOfStream bool, state *lineState, s *linesScratch) (items []lineItem, strs []byte, consumed int, err error) {
-	if len(s.items) == 0 {
-		s.items = make([]lineItem, 64)
+// newStream makes a library reader with the line limit maxLine (0: the
+// library's default), and buffers for batches of about readSize bytes. It
+// fails only when the library is out of memory.
+func newStream(maxLine, readSize int) (*stream, error) {
+	s := &stream{buf: make([]byte, 2*readSize), texts: make([]byte, readSize)}
+	s.c = C.jsonrpc_reader_new(C.size_t(maxLine))
+	if s.c == nil {
+		return s, errors.New("envelope: jsonrpc_reader_new: out of memory")
 	}
-	if len(s.arena) == 0 {
-		s.arena = make([]byte, 4096)
+	s.cleanup = runtime.AddCleanup(s, freeReader, s.c)
+	return s, nil
+}
+
+func freeReader(c *C.JsonRpcReader) { C.jsonrpc_reader_free(c) }
+
+// free frees the library reader (once); the last batch's copies stay.
+func (s *stream) free() {
+	if s.c != nil {
+		s.cleanup.Stop()
+		freeReader(s.c)
+		s.c = nil
 	}
-	var out C.jre_lines_out
-	var keep C.JsonRpcLines
-	C.jre_classify_lines(bytesPtr(buf), C.size_t(len(buf)), C.bool(endOfStream), state,
-		&s.items[0], C.size_t(len(s.items)), (*C.char)(unsafe.Pointer(&s.arena[0])), C.size_t(len(s.arena)),
-		&out, &keep)
-	runtime.KeepAlive(buf)
+}
+
+// feed hands the library the next bytes of the stream, and makes the lines
+// they complete the last batch.
+func (s *stream) feed(data []byte) error {
+	return s.call(data, false)
+}
+
+// end ends the stream, and makes its last line (if it had no LF) the last
+// batch.
+func (s *stream) end() error {
+	return s.call(nil, true)
+}
+
+// Go buffers for C: the data pointer (NULL when there is no array) and the
+// capacity.
+func itemsFor(b []lineItem) (*lineItem, C.size_t) {
+	return unsafe.SliceData(b), C.size_t(cap(b))
+}
+
+func bufFor(b []byte) (*C.uint8_t, C.size_t) {
+	return (*C.uint8_t)(unsafe.SliceData(b)), C.size_t(cap(b))
+}
+
+func textsFor(b []byte) (*C.char, C.size_t) {
+	return (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.size_t(cap(b))
+}
+
+// call makes one library call (feed or end) and copies its batch.
+func (s *stream) call(data []byte, end bool) error {
+	s.items, s.bytes, s.strs = s.items[:0], s.buf[:0], nil
+	if s.c == nil {
+		return errors.New("envelope: the library reader is freed")
+	}
+	var out C.jre_batch_out
+	items, icap := itemsFor(s.items)
+	bytes, bcap := bufFor(s.bytes)
+	texts, tcap := textsFor(s.texts)
+	C.jre_reader_call(s.c, bytesPtr(data), C.size_t(len(data)), C.bool(end), &s.batch,
+		items, icap, bytes, bcap, texts, tcap, &out)
+	runtime.KeepAlive(data)
+	runtime.KeepAlive(s)
 	if out.status != C.JSONRPC_STATUS_OK {
-		return nil, nil, 0, fmt.Errorf("%w: status %d", errLines, uint32(out.status))
-	}
-	count, need := int(out.count), int(out.need)
-	if out.kept != 0 {
-		// Grow the scratch to fit, with room to spare, and copy.
-		if count > len(s.items) {
-			s.items = make([]lineItem, max(count, 2*len(s.items)))
+		what := "jsonrpc_reader_feed"
+		if end {
+			what = "jsonrpc_reader_end"
 		}
-		if need > len(s.arena) {
-			s.arena = make([]byte, max(need, 2*len(s.arena)))
+		return fmt.Errorf("envelope: %s failed: %s", what, statusName(out.status))
+	}
+	count, nbytes, ntexts := int(out.count), int(out.bytes_len), int(out.texts_len)
+	if out.copied == 0 {
+		// Too large for the buffers: copy into ones that fit, the texts
+		// straight into the strings' own allocation.
+		s.items = slices.Grow(s.items, count)
+		if nbytes > cap(s.bytes) {
+			s.bytes = make([]byte, 0, nbytes)
 		}
-		C.jre_lines_finish(&keep, &s.items[0], (*C.char)(unsafe.Pointer(&s.arena[0])))
+		s.strs = make([]byte, ntexts)
+		items, _ := itemsFor(s.items)
+		bytes, _ := bufFor(s.bytes)
+		texts, _ := textsFor(s.strs)
+		C.jre_batch_copy(&s.batch, items, bytes, texts)
+		runtime.KeepAlive(s)
+	} else if ntexts > 0 {
+		s.strs = append([]byte(nil), s.texts[:ntexts]...)
 	}
-	if need > 0 {
-		strs = append([]byte(nil), s.arena[:need]...)
-	}
-	return s.items[:count], strs, int(out.consumed), nil
+	s.items, s.bytes = s.items[:count], s.bytes[:nbytes]
+	return nil
 }
 
-// setLine fills l from it, with the line's bytes taken from buf (at the
+// set fills l from it, with the line's bytes taken from bytes (at the
 // offset the library gave) and its strings from the front of strs; it
 // returns the number of bytes of strs they took.
-func (l *Line) set(it *lineItem, buf []byte, strs []byte) int {
-	off, n := int(it.offset), int(it.len)
-	if it.flags&C.JRE_TOO_LONG != 0 {
+func (l *Line) set(it *lineItem, bytes []byte, strs []byte) int {
+	n := l.Classification.set(it, strs)
+	l.Number = uint64(it.number)
+	l.Len = int(it.len)
+	if l.Kind == KindTooLong {
 		l.TooLong = true
-		l.Len = n
-		return l.Classification.set(it, strs)
+		return n
 	}
-	l.Bytes = buf[off : off+n : off+n]
-	l.Len = n
-	return l.Classification.set(it, strs)
+	off := int(it.offset)
+	l.Bytes = bytes[off : off+l.Len : off+l.Len]
+	return n
+}
+
+// statusName is the library's name of a status, or its number when it has
+// none.
+func statusName(status C.uint32_t) string {
+	if name := goName(C.jsonrpc_status_name(status)); name != "" {
+		return name
+	}
+	return fmt.Sprintf("status %d", uint32(status))
 }

@@ -11,6 +11,7 @@
 // A server reading its client's input (an MCP server's stdin):
 //
 //	rd := envelope.NewReader(os.Stdin)
+//	defer rd.Close()
 //	for {
 //		ln, err := rd.Next()
 //		if err != nil {
@@ -32,10 +33,15 @@
 // # Results
 //
 // Every result is made of ordinary Go values owned by the caller: nothing
-// points into C memory, so there is nothing to free and no finalizer. The
-// texts of one Classification (ID, Method, Reason and the replies) share one
-// allocation. Line.Bytes is the exception: it points into the Reader's
-// buffer and is valid until the next call to Next.
+// points into C memory, so there is nothing to free. The texts of one
+// Classification (ID, Method, Reason and the replies) share one allocation.
+// Line.Bytes is the exception: it points into the Reader's buffer and is
+// valid until the next call to Next.
+//
+// A Reader owns the library's stream reader, which it frees when the stream
+// ends, when reading fails, or when Close is called; call Close when you
+// stop before the end (a cleanup frees a dropped Reader's, but only when
+// the garbage collector gets to it).
 //
 // # Cost
 //
@@ -43,8 +49,10 @@
 // almost every line (jsonrpc_classify_into, with a 512-byte Go stack buffer
 // as its scratch): the line's bytes are passed without a copy, and the
 // result's texts are written straight into that buffer (a second call is
-// made only for results whose texts exceed it). A Reader makes one cgo call per chunk
-// it reads, whatever the number of lines in it.
+// made only for results whose texts exceed it). A Reader makes one cgo call
+// per chunk it reads, whatever the number of lines in it: the library's
+// stream reader takes the chunk and hands back the lines it completed,
+// copied into Go memory in the same call.
 //
 // # Linking
 //

@@ -5,17 +5,17 @@ import (
 	"strconv"
 )
 
-// Kind is what a line is (SPEC §2). Every line gets exactly one kind, the
-// first that matches, in the order of the constants below. The values are
+// Kind is what a line is (SPEC §2). Every line gets exactly one kind: the
+// first that matches, in the order of the constants below (a Reader's line
+// over its limit is KindTooLong, whatever it holds). The values are
 // those of the C header's JsonRpcKind. Whether a line is answered, and with
 // what, is the library's word: ask Classification.Reply.
 type Kind uint32
 
 const (
-	// KindNone is not a classification: the zero Classification, the
-	// classification of a Line that is TooLong, or a call that failed inside
-	// the library (out of memory, or a caught internal fault; Reason says
-	// which). No input line is ever classified so.
+	// KindNone is not a classification: the zero Classification, or a call
+	// that failed inside the library (out of memory, or a caught internal
+	// fault; Reason says which). No input line is ever classified so.
 	KindNone Kind = 0
 	// KindEmpty: the line holds nothing but JSON whitespace, or nothing.
 	KindEmpty Kind = 1
@@ -38,26 +38,17 @@ const (
 	KindResponse Kind = 8
 	// KindNotJSONRPC: any other object, such as a peer's JSON log line.
 	KindNotJSONRPC Kind = 9
+	// KindTooLong: a Line of a Reader over its limit (Line.TooLong), never
+	// held whole and carrying nothing else. Classify never gives it.
+	KindTooLong Kind = 10
 )
 
-var kindNames = [...]string{
-	KindNone:           "none",
-	KindEmpty:          "empty",
-	KindParseError:     "parse_error",
-	KindBatch:          "batch",
-	KindNotObject:      "not_object",
-	KindInvalidRequest: "invalid_request",
-	KindRequest:        "request",
-	KindNotification:   "notification",
-	KindResponse:       "response",
-	KindNotJSONRPC:     "not_jsonrpc",
-}
-
-// String returns the kind's name as the SPEC and the test vectors write
-// it: "request", "parse_error", "not_jsonrpc", …; "none" for KindNone.
+// String returns the kind's name as the library gives it, as the SPEC and
+// the test vectors write it: "request", "parse_error", "too_long", …; a
+// value the library names not (KindNone among them) prints as "Kind(0)".
 func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
+	if name := kindName(k); name != "" {
+		return name
 	}
 	return "Kind(" + strconv.FormatUint(uint64(k), 10) + ")"
 }
@@ -77,21 +68,11 @@ const (
 	IDBoolean IDKind = 6
 )
 
-var idKindNames = [...]string{
-	IDAbsent:  "absent",
-	IDNull:    "null",
-	IDString:  "string",
-	IDNumber:  "number",
-	IDObject:  "object",
-	IDArray:   "array",
-	IDBoolean: "boolean",
-}
-
-// String returns the id kind's name as the SPEC and the test vectors write
-// it: "absent", "null", "string", "number", "object", "array", "boolean".
+// String returns the id kind's name as the library gives it: "absent",
+// "null", "string", "number", "object", "array", "boolean".
 func (k IDKind) String() string {
-	if int(k) < len(idKindNames) {
-		return idKindNames[k]
+	if name := idKindName(k); name != "" {
+		return name
 	}
 	return "IDKind(" + strconv.FormatUint(uint64(k), 10) + ")"
 }
@@ -110,13 +91,11 @@ const (
 	RoleClient Role = 2
 )
 
-// String returns "server" or "client".
+// String returns the role's name as the library gives it: "server" or
+// "client".
 func (r Role) String() string {
-	switch r {
-	case RoleServer:
-		return "server"
-	case RoleClient:
-		return "client"
+	if name := roleName(r); name != "" {
+		return name
 	}
 	return "Role(" + strconv.FormatUint(uint64(r), 10) + ")"
 }

@@ -63,7 +63,7 @@ func TestEmptyInput(t *testing.T) {
 
 func TestZeroClassification(t *testing.T) {
 	var c Classification
-	if c.Kind != KindNone || c.Kind.String() != "none" || c.IDKind.String() != "absent" ||
+	if c.Kind != KindNone || c.Kind.String() != "Kind(0)" || c.IDKind.String() != "absent" ||
 		c.Reply(RoleServer) != nil || c.Reply(RoleClient) != nil || c.IDSpan.Present() {
 		t.Errorf("zero classification: %+v", c)
 	}
@@ -73,7 +73,7 @@ func TestNames(t *testing.T) {
 	kinds := map[Kind]string{KindEmpty: "empty", KindParseError: "parse_error", KindBatch: "batch",
 		KindNotObject: "not_object", KindInvalidRequest: "invalid_request", KindRequest: "request",
 		KindNotification: "notification", KindResponse: "response", KindNotJSONRPC: "not_jsonrpc",
-		KindNone: "none", Kind(10): "Kind(10)"}
+		KindTooLong: "too_long", KindNone: "Kind(0)", Kind(11): "Kind(11)", Kind(1 << 31): "Kind(2147483648)"}
 	for k, want := range kinds {
 		if k.String() != want {
 			t.Errorf("Kind %d: %q, want %q", uint32(k), k.String(), want)
@@ -174,7 +174,7 @@ func TestLargeResults(t *testing.T) {
 // well past the 512-byte Go scratch that Classify gives
 // jsonrpc_classify_into (where the library allocates instead, and the shim
 // takes its second, copying call): every field must come out the same on both sides of it,
-// and as the Reader (jsonrpc_classify_lines) and InvalidReply give it.
+// and as the Reader (jsonrpc_reader_feed) and InvalidReply give it.
 func TestScratchBoundary(t *testing.T) {
 	var data []byte
 	for n := 1; n <= 1100; n++ {

@@ -126,12 +126,12 @@ func ExampleReader_Next_tooLong() {
 			break
 		}
 		if ln.TooLong {
-			fmt.Printf("too long: %d bytes, skipped; owes %q\n", ln.Len, ln.Reply(envelope.RoleServer))
+			fmt.Printf("line %d: %s, %d bytes, skipped; owes %q\n", ln.Number, ln.Kind, ln.Len, ln.Reply(envelope.RoleServer))
 			continue
 		}
-		fmt.Println(ln.Kind, string(ln.ID), bytes.Equal(ln.IDSpan.In(ln.Bytes), ln.ID))
+		fmt.Printf("line %d: %s %s %v\n", ln.Number, ln.Kind, ln.ID, bytes.Equal(ln.IDSpan.In(ln.Bytes), ln.ID))
 	}
 	// Output:
-	// too long: 236 bytes, skipped; owes ""
-	// request 2 true
+	// line 1: too_long, 236 bytes, skipped; owes ""
+	// line 2: request 2 true
 }

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 // event is what a Reader returned for one line, in comparable form.
 type event struct {
+	number  uint64
 	line    string
 	len     int
 	tooLong bool
@@ -25,9 +27,9 @@ type event struct {
 
 func (e event) String() string {
 	if e.tooLong {
-		return fmt.Sprintf("too_long(%d)", e.len)
+		return fmt.Sprintf("%d: too_long(%d)", e.number, e.len)
 	}
-	return fmt.Sprintf("%q -> %s", e.line, e.class)
+	return fmt.Sprintf("%d: %q -> %s", e.number, e.line, e.class)
 }
 
 // describe renders every field of a classification, replies included.
@@ -53,31 +55,35 @@ func readAll(t testing.TB, r io.Reader, opts ...Option) ([]event, error) {
 			return out, err
 		}
 		switch {
-		case ln.TooLong && (ln.Bytes != nil || ln.Kind != KindNone || ln.Reply(RoleServer) != nil || ln.Reply(RoleClient) != nil):
+		case ln.TooLong != (ln.Kind == KindTooLong):
+			t.Errorf("TooLong %v with kind %v", ln.TooLong, ln.Kind)
+		case ln.TooLong && (ln.Bytes != nil || ln.Reply(RoleServer) != nil || ln.Reply(RoleClient) != nil):
 			t.Errorf("a too-long line carries more than its length: %+v", ln)
 		case !ln.TooLong && ln.Len != len(ln.Bytes):
 			t.Errorf("Len %d != len(Bytes) %d", ln.Len, len(ln.Bytes))
 		}
-		out = append(out, event{line: string(ln.Bytes), len: ln.Len, tooLong: ln.TooLong, class: describe(&ln.Classification)})
+		out = append(out, event{number: ln.Number, line: string(ln.Bytes), len: ln.Len, tooLong: ln.TooLong,
+			class: describe(&ln.Classification)})
 	}
 }
 
 // expected is what a Reader must give for data with the line limit
 // maxLine: every LF-separated piece (and a last one without LF, if not
-// empty) classified alone, or reported too long.
+// empty) classified alone, or reported too long, numbered from 1.
 func expected(data []byte, maxLine int) []event {
 	pieces := bytes.Split(data, []byte("\n"))
 	if len(pieces[len(pieces)-1]) == 0 {
 		pieces = pieces[:len(pieces)-1]
 	}
 	out := make([]event, 0, len(pieces))
-	for _, p := range pieces {
+	for i, p := range pieces {
+		number := uint64(i + 1)
 		if len(p) > maxLine {
-			out = append(out, event{len: len(p), tooLong: true, class: describe(&Classification{})})
+			out = append(out, event{number: number, len: len(p), tooLong: true, class: describe(&Classification{Kind: KindTooLong})})
 			continue
 		}
 		c := Classify(p)
-		out = append(out, event{line: string(p), len: len(p), class: describe(&c)})
+		out = append(out, event{number: number, line: string(p), len: len(p), class: describe(&c)})
 	}
 	return out
 }
@@ -135,12 +141,12 @@ func TestReaderWhole(t *testing.T) {
 }
 
 // TestReaderChunks feeds the vector stream through readers that return 1
-// to 64 bytes at a time, so that every line is cut at every place, and a
+// to 70 bytes at a time, so that every line is cut at every place, and a
 // Reader whose own read size is small.
 func TestReaderChunks(t *testing.T) {
 	data := vectorStream(t)
 	want := expected(data, DefaultMaxLine)
-	for n := 1; n <= 64; n++ {
+	for n := 1; n <= 70; n++ {
 		got, err := readAll(t, fixed(data, n))
 		if err != io.EOF {
 			t.Fatalf("%d bytes at a time: final error %v", n, err)
@@ -194,12 +200,14 @@ func TestReaderTooLong(t *testing.T) {
 		{"several in a row", long + "\n" + long + "\n" + long + "\n"},
 		{"only", long},
 		{"long whitespace", strings.Repeat(" ", 1000) + "\n" + ok},
+		{"CRLF", ok + "\r\n" + long + "\r\n" + exact[:39] + "\r\n" + exact + "\r\n\r\n" + ok + "\r"},
+		{"LF at the limit", exact + "\n" + "\n" + exact[:1]},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			data := []byte(tc.data)
 			want := expected(data, 40)
-			for n := 1; n <= 64; n++ {
+			for n := 1; n <= 70; n++ {
 				got, err := readAll(t, fixed(data, n), WithMaxLine(40))
 				if err != io.EOF {
 					t.Fatalf("%d at a time: %v", n, err)
@@ -234,8 +242,8 @@ func (e *endless) Read(p []byte) (int, error) {
 }
 
 // TestReaderBoundedMemory reads a 40 MiB line with the default limit: it is
-// reported too long without the buffer ever growing past the limit plus one
-// read.
+// reported too long, and the Reader's Go buffers never held it (the
+// library's bound on what it holds is the library's test).
 func TestReaderBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("40 MiB")
@@ -247,8 +255,8 @@ func TestReaderBoundedMemory(t *testing.T) {
 	if err != nil || !ln.TooLong || ln.Len != size-tail {
 		t.Fatalf("first line: %+v, %v; want too long, %d bytes", ln, err, size-tail)
 	}
-	if c := cap(rd.buf); c > DefaultMaxLine+DefaultReadSize {
-		t.Errorf("buffer grew to %d bytes", c)
+	if c := cap(rd.s.bytes); c > 2*DefaultReadSize {
+		t.Errorf("the lines' buffer grew to %d bytes", c)
 	}
 	ln, err = rd.Next()
 	if err != nil || ln.Kind != KindRequest || string(ln.Bytes) != `{"id":1,"method":"m"}` {
@@ -259,17 +267,22 @@ func TestReaderBoundedMemory(t *testing.T) {
 	}
 }
 
-// TestReaderSmallLimitMemory checks the bound with a small limit, where it
-// is visible: a 1 MiB line never makes the buffer hold more than the limit
-// plus one read.
-func TestReaderSmallLimitMemory(t *testing.T) {
-	rd := NewReader(&endless{left: 1 << 20, tail: 1}, WithMaxLine(100), WithReadSize(50))
+// TestReaderSmallLimit: a 1 MiB line in reads of 50 bytes, with a limit of
+// 100, is one too-long line, and the next line follows it.
+func TestReaderSmallLimit(t *testing.T) {
+	tail := len("\n{\"id\":1,\"method\":\"m\"}")
+	rd := NewReader(&endless{left: 1 << 20, tail: tail}, WithMaxLine(100), WithReadSize(50))
+	defer rd.Close()
 	ln, err := rd.Next()
-	if err != nil || !ln.TooLong || ln.Len != 1<<20-1 {
+	if err != nil || !ln.TooLong || ln.Len != 1<<20-tail || ln.Number != 1 {
 		t.Fatalf("%+v, %v", ln, err)
 	}
-	if c := cap(rd.buf); c > 150 {
-		t.Errorf("buffer grew to %d bytes", c)
+	if c := cap(rd.s.bytes); c > 100 {
+		t.Errorf("the lines' buffer grew to %d bytes", c)
+	}
+	ln, err = rd.Next()
+	if err != nil || ln.Kind != KindRequest || ln.Number != 2 {
+		t.Fatalf("second line: %+v, %v", ln, err)
 	}
 }
 
@@ -388,16 +401,104 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestReaderHugeLimit: a limit near math.MaxInt still grows the buffer by
-// doubling.
+// TestReaderHugeLimit: a limit of math.MaxInt reaches the library intact,
+// and the copy of a line larger than the Reader's buffers is not kept after
+// the next call.
 func TestReaderHugeLimit(t *testing.T) {
 	data := append(bytes.Repeat([]byte(" "), 1<<20), "{\"id\":1,\"method\":\"m\"}\n"...)
+	// The next line ends two reads later, in a batch of its own.
+	data = append(append(data, bytes.Repeat([]byte(" "), 4096)...), "{}\n"...)
 	rd := NewReader(fixed(data, 4096), WithMaxLine(math.MaxInt), WithReadSize(4096))
+	defer rd.Close()
 	ln, err := rd.Next()
-	if err != nil || ln.Kind != KindRequest || ln.Len != len(data)-1 {
+	if err != nil || ln.Kind != KindRequest || ln.Len != 1<<20+len(`{"id":1,"method":"m"}`) {
 		t.Fatalf("%v %v %d", ln.Kind, err, ln.Len)
 	}
-	if c := cap(rd.buf); c > 4<<20 {
-		t.Errorf("buffer of %d bytes", c)
+	if ln, err := rd.Next(); err != nil || ln.Kind != KindNotJSONRPC {
+		t.Fatalf("second line: %v %v", ln.Kind, err)
 	}
+	if c := cap(rd.s.bytes); c > 2*4096 {
+		t.Errorf("the lines' buffer holds %d bytes after a short line", c)
+	}
+}
+
+// TestReaderFree: the library reader is freed at the end of the stream, on
+// an error and by Close, while the lines already read are still returned;
+// Close twice is harmless, and Next after Close says so.
+func TestReaderFree(t *testing.T) {
+	data := "{\"id\":1,\"method\":\"a\"}\n{\"id\":2,\"method\":\"b\"}\n"
+	rd := NewReader(strings.NewReader(data))
+	if _, err := rd.Next(); err != nil || rd.s.c == nil {
+		t.Fatalf("first line: %v (library reader %p)", err, rd.s.c)
+	}
+	if err := rd.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if rd.s.c != nil {
+		t.Errorf("Close left the library reader")
+	}
+	if _, err := rd.Next(); err != ErrClosed {
+		t.Errorf("Next after Close: %v", err)
+	}
+	if err := rd.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+
+	// Freed when the stream ends, before its last lines are returned.
+	rd = NewReader(&dataAndError{data: []byte(data + "{}"), err: io.EOF})
+	var got []string
+	for {
+		ln, err := rd.Next()
+		if err != nil {
+			if err != io.EOF {
+				t.Fatal(err)
+			}
+			break
+		}
+		got = append(got, ln.Kind.String())
+	}
+	if rd.s.c != nil || strings.Join(got, " ") != "request request not_jsonrpc" {
+		t.Errorf("at the end: library reader %p, lines %v", rd.s.c, got)
+	}
+
+	// Freed on a read error.
+	rd = NewReader(io.MultiReader(strings.NewReader(data), iotest.ErrReader(errors.New("boom"))))
+	for {
+		if _, err := rd.Next(); err != nil {
+			break
+		}
+	}
+	if rd.s.c != nil {
+		t.Errorf("after an error: library reader %p", rd.s.c)
+	}
+}
+
+// TestReaderCleanup drops Readers in every state, closed or not, and runs
+// the garbage collector: the cleanup frees those not freed yet, and never
+// one freed already (a double free would crash the test).
+func TestReaderCleanup(t *testing.T) {
+	data := vectorStream(t)
+	for i := range 200 {
+		rd := NewReader(fixed(data, 1+i%70))
+		for range i % 5 {
+			if _, err := rd.Next(); err != nil {
+				break
+			}
+		}
+		switch i % 3 {
+		case 0:
+			rd.Close()
+		case 1:
+			for {
+				if _, err := rd.Next(); err != nil {
+					break
+				}
+			}
+		}
+		if i%50 == 49 {
+			runtime.GC()
+		}
+	}
+	runtime.GC()
+	runtime.GC()
 }

@@ -41,3 +41,17 @@ bench-go: $(RELEASE_LIB)/libjsonrpc_envelope.so
 	mkdir -p bench/out
 	cd $(GO_BINDING) && $(GO_ENV) $(GOLANG) test -run '^$$' -bench . -benchmem -count=5 > $(CURDIR)/bench/out/go.txt
 	cat bench/out/go.txt
+
+# Peak memory of the echo servers, Go's and, beside it, Python's: each runs
+# as a process with its default line limit and is sent a 20 MiB line, then a
+# request it must still answer (bench/echo_memory.py). Not a test; part of
+# `make bench`, which puts bench/out/echo-memory.txt in bench/RESULTS.md.
+BENCHES += bench-echo-memory
+.PHONY: bench-echo-memory
+
+bench-echo-memory: $(RELEASE_LIB)/libjsonrpc_envelope.so
+	mkdir -p bench/out
+	cd $(GO_ECHO) && $(GO_ENV) $(GOLANG) build -o $(CURDIR)/bench/out/echo-server-go .
+	JSONRPC_ENVELOPE_LIB="$(CURDIR)/$(RELEASE_LIB)/libjsonrpc_envelope.so" PYTHONDONTWRITEBYTECODE=1 \
+	$(PYTHON) bench/echo_memory.py go=bench/out/echo-server-go 'python=$(PYTHON) examples/python/echo_server.py' \
+	  > bench/out/echo-memory.txt; status=$$?; cat bench/out/echo-memory.txt; exit $$status

@@ -20,13 +20,20 @@ test-python: $(RELEASE_LIB)/libjsonrpc_envelope.so
 	$(PYTHON) -m pytest -p no:cacheprovider $(PYTHON_PYTEST_ARGS)
 
 # The Python binding's benchmark (not a test): ns per line for classify and
-# read_messages against json.loads plus a pure-Python classification; part
-# of `make bench`, which puts bench/out/python.txt in bench/RESULTS.md.
+# read_messages against json.loads, and orjson.loads (installed from PyPI
+# into target/bench-python), each plus a plain classification; part of
+# `make bench`, which puts bench/out/python.txt in bench/RESULTS.md.
 BENCHES += bench-python
 .PHONY: bench-python
 
-bench-python: $(RELEASE_LIB)/libjsonrpc_envelope.so
+PYTHON_BENCH_DEPS := target/bench-python
+
+$(PYTHON_BENCH_DEPS)/orjson:
+	@echo "bench-python: installing orjson from PyPI into $(PYTHON_BENCH_DEPS)"
+	$(PYTHON) -m pip install --quiet --target $(PYTHON_BENCH_DEPS) orjson
+
+bench-python: $(RELEASE_LIB)/libjsonrpc_envelope.so $(PYTHON_BENCH_DEPS)/orjson
 	mkdir -p bench/out
 	JSONRPC_ENVELOPE_LIB="$(CURDIR)/$(RELEASE_LIB)/libjsonrpc_envelope.so" PYTHONDONTWRITEBYTECODE=1 \
-	$(PYTHON) bench/python_bench.py > bench/out/python.txt
+	PYTHONPATH="$(CURDIR)/$(PYTHON_BENCH_DEPS)" $(PYTHON) bench/python_bench.py > bench/out/python.txt
 	cat bench/out/python.txt

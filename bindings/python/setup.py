@@ -50,10 +50,11 @@ def crate_version():
         )
     with open(MANIFEST, encoding="utf-8") as manifest:
         text = manifest.read()
-    package = re.search(r"^\[package\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    # The one version of the workspace (every package takes it from there).
+    package = re.search(r"^\[workspace\.package\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
     version = package and re.search(r'^version\s*=\s*"([^"]+)"', package.group(1), re.M)
     if not version:
-        fail("no [package] version in %s" % MANIFEST)
+        fail("no [workspace.package] version in %s" % MANIFEST)
     return version.group(1)
 
 

@@ -1,30 +1,16 @@
 /*
  * capture_host: a small C host over the library. It reads a capture the way
- * a host reads a pipe, a chunk at a time through jsonrpc_classify_lines, and
- * prints what each line is and the reply it is owed in the given role.
+ * a host reads a pipe, a chunk at a time, hands each chunk to a
+ * JsonRpcReader, and prints what each line the reader completes is and the
+ * reply it is owed in the given role.
  *
  *   capture_host server|client FILE
  */
+#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "jsonrpc_envelope.h"
-
-static const char *kind_name(JsonRpcKind kind) {
-    switch (kind) {
-    case JSONRPC_KIND_EMPTY: return "empty";
-    case JSONRPC_KIND_PARSE_ERROR: return "parse_error";
-    case JSONRPC_KIND_BATCH: return "batch";
-    case JSONRPC_KIND_NOT_OBJECT: return "not_object";
-    case JSONRPC_KIND_INVALID_REQUEST: return "invalid_request";
-    case JSONRPC_KIND_REQUEST: return "request";
-    case JSONRPC_KIND_NOTIFICATION: return "notification";
-    case JSONRPC_KIND_RESPONSE: return "response";
-    case JSONRPC_KIND_NOT_JSONRPC: return "not_jsonrpc";
-    default: return "none";
-    }
-}
 
 /* Prints peer text safely for a log line: jsonrpc_log_value escapes control
  * and bidi characters and cuts long values, so no peer can forge a line. */
@@ -39,13 +25,14 @@ static void print_str(const char *label, JsonRpcStr s) {
     jsonrpc_string_free(&safe);
 }
 
-static void print_line(unsigned long number, const JsonRpcLine *item, int server) {
-    if (item->too_long) {
-        printf("%4lu  too_long (%zu bytes, skipped)\n", number, item->len);
+static void print_line(const JsonRpcLine *item, int server) {
+    const JsonRpcClassification *c = &item->classification;
+    const char *kind = jsonrpc_kind_name(c->kind);
+    if (c->kind == JSONRPC_KIND_TOO_LONG) {
+        printf("%4" PRIu64 "  %s (%zu bytes, skipped)\n", item->number, kind, item->len);
         return;
     }
-    const JsonRpcClassification *c = &item->classification;
-    printf("%4lu  %-15s", number, kind_name(c->kind));
+    printf("%4" PRIu64 "  %-15s", item->number, kind != NULL ? kind : "?");
     print_str("id", c->id);
     print_str("method", c->method);
     if (c->names_no_request) {
@@ -70,33 +57,37 @@ int main(int argc, char **argv) {
         perror(argv[2]);
         return 2;
     }
+    JsonRpcReader *reader = jsonrpc_reader_new(0); /* the default line limit */
+    if (reader == NULL) {
+        fprintf(stderr, "jsonrpc_reader_new: out of memory\n");
+        fclose(in);
+        return 1;
+    }
     printf("%s v%s reading %s as %s\n", "jsonrpc-envelope", jsonrpc_version(), argv[2], argv[1]);
 
     /* Small chunks on purpose: lines cross chunk boundaries, as on a pipe. */
-    enum { CHUNK = 256, MAX_LINE = 1 << 20 };
-    static unsigned char buf[MAX_LINE + CHUNK];
-    size_t held = 0;
-    unsigned long number = 0;
-    JsonRpcLineState state = {0};
-    state.max_line = MAX_LINE;
-    int end = 0;
-    while (!end) {
-        size_t got = fread(buf + held, 1, CHUNK, in);
-        end = got < CHUNK;
-        held += got;
-        JsonRpcLines lines = jsonrpc_classify_lines(buf, held, end, &state);
-        if (lines.status != JSONRPC_STATUS_OK) {
-            fprintf(stderr, "jsonrpc_classify_lines failed: status %u\n", (unsigned)lines.status);
-            fclose(in);
-            return 1;
+    enum { CHUNK = 256 };
+    unsigned char chunk[CHUNK];
+    int status = 0;
+    for (size_t got = 1; got > 0;) {
+        got = fread(chunk, 1, CHUNK, in);
+        JsonRpcBatch batch;
+        JsonRpcStatus fed =
+            got > 0 ? jsonrpc_reader_feed(reader, chunk, got, &batch) : jsonrpc_reader_end(reader, &batch);
+        if (fed != JSONRPC_STATUS_OK) {
+            fprintf(stderr, "the reader failed: status %u\n", (unsigned)fed);
+            status = 1;
+            break;
         }
-        for (size_t i = 0; i < lines.count; i++) {
-            print_line(++number, &lines.items[i], server);
+        for (size_t i = 0; i < batch.count; i++) {
+            print_line(&batch.items[i], server);
         }
-        memmove(buf, buf + lines.consumed, held - lines.consumed);
-        held -= lines.consumed;
-        jsonrpc_lines_free(&lines);
     }
+    if (ferror(in)) {
+        perror(argv[2]);
+        status = 1;
+    }
+    jsonrpc_reader_free(reader);
     fclose(in);
-    return 0;
+    return status;
 }

@@ -115,9 +115,9 @@ class Server {
 
   enum class Read { data, end, timeout, error };
 
-  // Waits until the deadline for the server's output and appends what it
-  // wrote to `reader`.
-  Read read_into(jsonrpc::LineReader& reader, Clock::time_point deadline) {
+  // Waits until the deadline for the server's output; on `Read::data`,
+  // `got` is what it wrote, valid until the next read.
+  Read read_some(Clock::time_point deadline, std::string_view& got) {
     for (;;) {
       auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count();
       if (left <= 0) return Read::timeout;
@@ -126,12 +126,11 @@ class Server {
       if (ready < 0 && errno == EINTR) continue;
       if (ready < 0) return Read::error;
       if (ready == 0) return Read::timeout;
-      char chunk[65536];
-      ssize_t got = read(out_, chunk, sizeof chunk);
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) return Read::error;
-      if (got == 0) return Read::end;
-      reader.append(std::string_view(chunk, static_cast<std::size_t>(got)));
+      ssize_t n = read(out_, chunk_, sizeof chunk_);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Read::error;
+      if (n == 0) return Read::end;
+      got = std::string_view(chunk_, static_cast<std::size_t>(n));
       return Read::data;
     }
   }
@@ -180,6 +179,7 @@ class Server {
   pid_t pid_ = -1;
   int in_ = -1;
   int out_ = -1;
+  char chunk_[65536];
 };
 
 // ---- the session -------------------------------------------------------------------
@@ -219,7 +219,8 @@ class Session {
     const Clock::time_point deadline = Clock::now() + timeout_;
     std::optional<Answer> answer;
     while (!answer) {
-      Server::Read read = server_.read_into(reader_, deadline);
+      std::string_view got;
+      Server::Read read = server_.read_some(deadline, got);
       if (read == Server::Read::timeout) {
         return {Answer::Kind::failed, "no answer to " + str(method) + " within " +
                                           std::to_string(timeout_.count() / 1000) + " s"};
@@ -228,7 +229,8 @@ class Session {
         return {Answer::Kind::failed, "reading the server's stdout failed: " + str(std::strerror(errno))};
       }
       bool end = read == Server::Read::end;
-      jsonrpc::Lines lines = end ? reader_.finish() : reader_.take();
+      // The lines are the reader's until its next call, which comes after them.
+      jsonrpc::Batch lines = end ? reader_.end() : reader_.feed(got);
       if (!lines.ok()) {
         return {Answer::Kind::failed, "the library failed: " + str(to_string(lines.status()))};
       }

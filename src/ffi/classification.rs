@@ -65,6 +65,10 @@ pub struct JsonRpcSpan {
 /// Its strings are `JsonRpcStr` views into memory the result owns: valid
 /// until it is freed, NULL `ptr` when absent. The result is plain data:
 /// once returned it may be read from any thread, and moved between threads.
+///
+/// What every line has (the kinds, the flags, the spans) comes before the
+/// strings, so that a binding keeping many results can copy that part alone
+/// (everything before `id`).
 #[repr(C)]
 #[derive(Debug)]
 pub struct JsonRpcClassification {
@@ -80,6 +84,11 @@ pub struct JsonRpcClassification {
     /// `"2.0"`, and the id is null or absent (SPEC §2). A host waiting on its
     /// one request can fail at once with this error.
     pub names_no_request: bool,
+    pub id_span: JsonRpcSpan,
+    pub method_span: JsonRpcSpan,
+    pub params_span: JsonRpcSpan,
+    pub result_span: JsonRpcSpan,
+    pub error_span: JsonRpcSpan,
     /// The id's exact JSON text, as it stood in the line (never re-encoded,
     /// never rounded): exactly the line's bytes at `id_span`. Absent when
     /// there is no `id` member.
@@ -99,11 +108,6 @@ pub struct JsonRpcClassification {
     pub reply_server: JsonRpcStr,
     /// The reply a client owes for this line, or absent for none.
     pub reply_client: JsonRpcStr,
-    pub id_span: JsonRpcSpan,
-    pub method_span: JsonRpcSpan,
-    pub params_span: JsonRpcSpan,
-    pub result_span: JsonRpcSpan,
-    pub error_span: JsonRpcSpan,
     /// Private to the library: the one allocation that holds the strings
     /// above, or NULL when the result owns no memory (no strings, or strings
     /// in the caller's scratch buffer; see `jsonrpc_classify_into`). Never
@@ -147,6 +151,7 @@ impl JsonRpcClassification {
     pub(super) fn of_failure(failure: Failure) -> JsonRpcClassification {
         JsonRpcClassification::failed(match failure {
             Failure::OutOfMemory => c"out of memory",
+            Failure::NullArgument => c"a NULL argument",
             Failure::Internal(why) => why,
         })
     }
@@ -219,6 +224,8 @@ impl JsonRpcClassification {
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Failure {
     OutOfMemory,
+    /// A pointer the call needs was NULL (only calls with a status say so).
+    NullArgument,
     Internal(&'static std::ffi::CStr),
 }
 
@@ -232,6 +239,7 @@ impl Failure {
     pub(super) fn status(self) -> JsonRpcStatus {
         match self {
             Failure::OutOfMemory => JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY,
+            Failure::NullArgument => JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT,
             Failure::Internal(_) => JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         }
     }
@@ -471,20 +479,24 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
     if out.is_null() {
         return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
     }
-    // SAFETY (both writes): `out` is non-NULL and writable by the contract;
-    // `line` and `scratch` are passed on from the caller.
     guard(
         || {
             let failed = JsonRpcClassification::failed(c"internal error in jsonrpc_classify_into");
+            // SAFETY: `out` is non-NULL (checked above) and writable by the
+            // contract.
             unsafe { std::ptr::write(out, failed) };
             JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR
         },
         || {
-            let (result, status) =
-                match unsafe { JsonRpcClassification::of_line(line, len, Some((scratch, scratch_len))) } {
-                    Ok(result) => (result, JsonRpcStatus::JSONRPC_STATUS_OK),
-                    Err(failure) => (JsonRpcClassification::of_failure(failure), failure.status()),
-                };
+            // SAFETY: `line` and `scratch` are passed on from the caller,
+            // whose contract is `of_line`'s.
+            let classified = unsafe { JsonRpcClassification::of_line(line, len, Some((scratch, scratch_len))) };
+            let (result, status) = match classified {
+                Ok(result) => (result, JsonRpcStatus::JSONRPC_STATUS_OK),
+                Err(failure) => (JsonRpcClassification::of_failure(failure), failure.status()),
+            };
+            // SAFETY: `out` is non-NULL (checked above) and writable by the
+            // contract.
             unsafe { std::ptr::write(out, result) };
             status
         },

@@ -31,7 +31,9 @@ pub use classification::{
 #[cfg(feature = "panic-test")]
 pub use guard::PANIC_TEST_INPUT;
 pub use log_value::jsonrpc_log_value;
-pub use names::{jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_name, jsonrpc_role_name};
+pub use names::{
+    jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_name, jsonrpc_role_name, jsonrpc_status_name,
+};
 pub use reader::{
     JsonRpcBatch, JsonRpcLine, JsonRpcReader, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free,
     jsonrpc_reader_new,

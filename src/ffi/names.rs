@@ -2,6 +2,7 @@
 
 use std::ffi::c_char;
 
+use super::JsonRpcStatus;
 use super::classification::JsonRpcKind;
 use crate::reader::TOO_LONG_C;
 use crate::{IdKind, Kind};
@@ -52,6 +53,22 @@ pub extern "C" fn jsonrpc_role_name(role: u32) -> *const c_char {
     super::reply::role(role).map_or(std::ptr::null(), |r| r.c_name().as_ptr())
 }
 
+/// The name of a `JsonRpcStatus` value (`"ok"`, `"out_of_memory"`, ...), for
+/// a binding's error messages: static, NULL for no status. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_status_name(status: u32) -> *const c_char {
+    use JsonRpcStatus::*;
+    let name = match status {
+        s if s == JSONRPC_STATUS_OK as u32 => c"ok",
+        s if s == JSONRPC_STATUS_UNKNOWN_ROLE as u32 => c"unknown_role",
+        s if s == JSONRPC_STATUS_NULL_ARGUMENT as u32 => c"null_argument",
+        s if s == JSONRPC_STATUS_OUT_OF_MEMORY as u32 => c"out_of_memory",
+        s if s == JSONRPC_STATUS_INTERNAL_ERROR as u32 => c"internal_error",
+        _ => return std::ptr::null(),
+    };
+    name.as_ptr()
+}
+
 /// The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_default_max_line() -> usize {
@@ -75,5 +92,6 @@ mod tests {
         assert_eq!(name(11), None);
         assert!(jsonrpc_id_kind_name(7).is_null() && !jsonrpc_id_kind_name(0).is_null());
         assert!(jsonrpc_role_name(0).is_null() && !jsonrpc_role_name(2).is_null());
+        assert!(jsonrpc_status_name(5).is_null() && !jsonrpc_status_name(4).is_null());
     }
 }

@@ -49,12 +49,14 @@ pub struct JsonRpcLine {
 }
 
 /// The lines one call of a reader completed, in order: `count` items at
-/// `items`. Their bytes stand in `bytes` (`bytes_len` bytes: each line
-/// with its LF, but the last line of a stream that had none), and every
-/// string of their classifications in `texts` (`texts_len` bytes: the
-/// strings of the first item, then of the next, each followed by its NUL,
-/// in the order `id`, `method`, `reason`, `reply_server`, `reply_client`),
-/// so a binding can copy the batch in three pieces and find each string by
+/// `items`. Their bytes stand in `bytes` (`bytes_len` bytes), each line
+/// where its item's `offset` says; when no item is too long, `bytes` is
+/// exactly the items' lines one after another, each followed by its LF (but
+/// the last line of a stream that had none). Every string of their
+/// classifications stands in `texts` (`texts_len` bytes: the strings of
+/// the first item, then of the next, each followed by its NUL, in the order
+/// `id`, `method`, `reason`, `reply_server`, `reply_client`). So a binding
+/// can copy a batch in three pieces and find each line and each string by
 /// the lengths alone.
 ///
 /// Borrowed: everything a batch points to belongs to the reader and stays
@@ -157,7 +159,8 @@ impl JsonRpcReader {
         reader.busy = false;
         match result {
             Ok(batch) => {
-                // SAFETY: as above.
+                // SAFETY: `out` is non-NULL (checked above) and writable by
+                // the contract.
                 unsafe { out.write(batch) };
                 JsonRpcStatus::JSONRPC_STATUS_OK
             }
@@ -188,7 +191,8 @@ pub extern "C" fn jsonrpc_reader_new(max_line: usize) -> *mut JsonRpcReader {
 /// what you keep.
 ///
 /// Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
-/// `reader` or `out` is NULL, or `data` is NULL with a non-zero length;
+/// `reader` or `out` is NULL, or `data` is NULL with a non-zero length (the
+/// reader then takes nothing);
 /// `JSONRPC_STATUS_OUT_OF_MEMORY` when memory ran out, and then the
 /// reader has taken none of the bytes (the call may be repeated with the
 /// same ones); `JSONRPC_STATUS_INTERNAL_ERROR` after a fault inside the
@@ -209,24 +213,14 @@ pub unsafe extern "C" fn jsonrpc_reader_feed(
     guard(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
-            // SAFETY: passed on from the caller.
-            let Ok(data) = (unsafe { bytes(data, len) }) else {
-                return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
+            let feed = |r: &mut JsonRpcReader| {
+                // SAFETY: passed on from the caller.
+                let data = unsafe { bytes(data, len) }.map_err(|_| Failure::NullArgument)?;
+                let (items, texts) = (&mut r.items, &mut r.texts);
+                r.reader.feed_then(data, |batch| JsonRpcReader::fill(items, texts, batch))
             };
             // SAFETY: passed on from the caller.
-            unsafe {
-                JsonRpcReader::call(reader, out, |r| {
-                    let (items, texts) = (&mut r.items, &mut r.texts);
-                    let mut failure = None;
-                    let filled = r.reader.feed_then(data, |batch| {
-                        JsonRpcReader::fill(items, texts, batch).map_err(|f| {
-                            failure = Some(f);
-                            OutOfMemory
-                        })
-                    });
-                    filled.map_err(|OutOfMemory| failure.unwrap_or(Failure::OutOfMemory))
-                })
-            }
+            unsafe { JsonRpcReader::call(reader, out, feed) }
         },
     )
 }
@@ -244,19 +238,13 @@ pub unsafe extern "C" fn jsonrpc_reader_feed(
 pub unsafe extern "C" fn jsonrpc_reader_end(reader: *mut JsonRpcReader, out: *mut JsonRpcBatch) -> JsonRpcStatus {
     guard(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
-        // SAFETY: passed on from the caller.
-        || unsafe {
-            JsonRpcReader::call(reader, out, |r| {
+        || {
+            let end = |r: &mut JsonRpcReader| {
                 let (items, texts) = (&mut r.items, &mut r.texts);
-                let mut failure = None;
-                let filled = r.reader.end_then(|batch| {
-                    JsonRpcReader::fill(items, texts, batch).map_err(|f| {
-                        failure = Some(f);
-                        OutOfMemory
-                    })
-                });
-                filled.map_err(|OutOfMemory| failure.unwrap_or(Failure::OutOfMemory))
-            })
+                r.reader.end_then(|batch| JsonRpcReader::fill(items, texts, batch))
+            };
+            // SAFETY: passed on from the caller.
+            unsafe { JsonRpcReader::call(reader, out, end) }
         },
     )
 }

@@ -8,7 +8,8 @@ use std::ffi::c_char;
 /// `JsonRpcBatch`, `JsonRpcLine` with its line number) replaces
 /// `jsonrpc_classify_lines`, `JsonRpcLines` and `JsonRpcLineState`; a
 /// too-long line is `JSONRPC_KIND_TOO_LONG`; the names and the default line
-/// limit are exported (`jsonrpc_kind_name`, `jsonrpc_default_max_line`, ...).
+/// limit are exported (`jsonrpc_kind_name`, `jsonrpc_status_name`,
+/// `jsonrpc_default_max_line`, ...).
 pub const JSONRPC_ABI_VERSION: u32 = 2;
 
 /// How a call that returns a status went. Values are fixed and never reused.

@@ -202,5 +202,16 @@ pub fn scanners_agree(line: &[u8]) -> bool {
     structural(line, byte_classes::Bytewise) == want
 }
 
+/// Whether the line-as-text check (`utf8.rs`, whose vector ASCII check
+/// licenses an unchecked conversion) agrees with `std::str::from_utf8` on
+/// `bytes`, the offset of a fault included. For the unit tests and the fuzz
+/// target `utf8`; not part of the API.
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub fn utf8_agrees(bytes: &[u8]) -> bool {
+    let want = std::str::from_utf8(bytes).map_err(|e| ParseError::InvalidUtf8(e.valid_up_to()));
+    utf8::text(bytes).map(str::as_ptr) == want.map(str::as_ptr)
+}
+
 #[cfg(test)]
 mod tests;

@@ -122,6 +122,24 @@ fn assert_scanners_agree(line: &[u8]) {
     assert!(scanners_agree(line), "the scanners disagree on {}", String::from_utf8_lossy(line));
 }
 
+/// The scanners' agreement is checked with every set of byte classes this
+/// CPU has; say which it lacks, so that no path passes unseen.
+#[test]
+fn the_byte_classes_this_cpu_lacks_are_named() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use byte_classes::{Avx2, Avx512};
+        if Avx2::detect().is_none() {
+            println!("skipped on this CPU: the structural scanner with AVX2");
+        }
+        if Avx512::detect().is_none() {
+            println!("skipped on this CPU: the structural scanner with AVX-512");
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    println!("skipped on this CPU: the structural scanner with AVX2 and AVX-512 (not x86_64)");
+}
+
 fn vector_lines() -> Vec<Vec<u8>> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/envelope.jsonl");
     let text = std::fs::read_to_string(path).expect("vectors");
@@ -292,6 +310,38 @@ fn invalid_utf8_is_found_at_every_offset() {
             line.extend_from_slice(bad);
             line.extend_from_slice("é\"}".as_bytes());
             assert_eq!(error(&line), ParseError::InvalidUtf8(fault), "{bad:?} at {at}");
+        }
+    }
+}
+
+/// The line-as-text check against `std::str::from_utf8`: every input of up
+/// to two bytes, and longer ones (the vector path starts at 32 bytes) with
+/// one byte of each UTF-8 role at every position, at every alignment of a
+/// 32-byte vector load.
+#[test]
+fn the_utf8_check_agrees_with_std_on_short_inputs_at_every_alignment() {
+    for a in 0..=255u8 {
+        assert!(utf8_agrees(&[a]));
+        for b in 0..=255u8 {
+            assert!(utf8_agrees(&[a, b]), "{a:#x} {b:#x}");
+        }
+    }
+    let mut backing = vec![b'a'; 32 + 200];
+    let odd: [&[u8]; 8] =
+        [b"\x7f", b"\x80", b"\xc3", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"\xff"];
+    for align in 0..32 {
+        for len in 0..=160 {
+            let plain = &mut backing[align..align + len];
+            plain.fill(b'a');
+            assert!(utf8_agrees(plain), "ASCII of {len} at {align}");
+            for piece in odd {
+                for at in 0..len.saturating_sub(piece.len() - 1) {
+                    let line = &mut backing[align..align + len];
+                    line.fill(b'a');
+                    line[at..at + piece.len()].copy_from_slice(piece);
+                    assert!(utf8_agrees(line), "{piece:x?} at {at} of {len}, aligned {align}");
+                }
+            }
         }
     }
 }

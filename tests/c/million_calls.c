@@ -28,7 +28,8 @@ enum { LINE_COUNT = sizeof LINES / sizeof LINES[0] };
 int main(int argc, char **argv) {
     long calls = argc > 1 ? atol(argv[1]) : 1000000L;
     long made = 0, bad = 0;
-    JsonRpcLineState state = {0};
+    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    bad += reader == NULL;
     while (made < calls) {
         for (size_t i = 0; i < LINE_COUNT && made < calls; i++) {
             const uint8_t *line = (const uint8_t *)LINES[i];
@@ -46,12 +47,18 @@ int main(int argc, char **argv) {
             bad += text.ptr == NULL;
             jsonrpc_string_free(&text);
 
-            JsonRpcLines lines = jsonrpc_classify_lines(line, len, made % 7 == 0, &state);
-            bad += lines.status != JSONRPC_STATUS_OK;
-            jsonrpc_lines_free(&lines);
+            /* Lines end with an LF, or run on into the next, or end with the stream. */
+            JsonRpcBatch batch;
+            bad += jsonrpc_reader_feed(reader, line, len, &batch) != JSONRPC_STATUS_OK;
+            if (made % 3 == 0) {
+                bad += jsonrpc_reader_feed(reader, (const uint8_t *)"\n", 1, &batch) != JSONRPC_STATUS_OK;
+            } else if (made % 7 == 0) {
+                bad += jsonrpc_reader_end(reader, &batch) != JSONRPC_STATUS_OK;
+            }
             made += 4;
         }
     }
+    jsonrpc_reader_free(reader);
     printf("%ld calls, %ld unexpected results\n", made, bad);
     return bad == 0 ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 /*
- * test_vectors.c: the shared vectors of tests/vectors, and the edges of the
- * C ABI, through jsonrpc_envelope.h.
+ * test_vectors.c: the shared vectors of tests/vectors, one line at a time
+ * and as streams through a JsonRpcReader, the reader's promises, and the
+ * edges of the C ABI, through jsonrpc_envelope.h.
  *
  * Input: the flat file that tests/c/flatten_vectors.py writes (its format is
  * described there). Output: one "FAIL <where>: <what>" line (and details)
@@ -17,6 +18,7 @@
 
 #include "jsonrpc_envelope.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,8 +39,8 @@
 static const char PARSE_ERROR_REPLY[] =
     "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}";
 
-/* The largest chunk of the many-lines passes; every size from 1 is tried. */
-enum { MAX_CHUNK = 64 };
+/* The largest chunk of the stream passes; every size from 1 is tried. */
+enum { MAX_CHUNK = 70 };
 
 /* ------------------------------------------------------------------------
  * Memory the test itself needs: failing to get it ends the run.
@@ -70,22 +72,25 @@ typedef struct {
     size_t cap;
 } ByteBuf;
 
-static void buf_append(ByteBuf *buf, const void *bytes, size_t len) {
+static void buf_reserve(ByteBuf *buf, size_t len) {
     if (buf->len + len > buf->cap) {
         buf->cap = (buf->len + len) * 2;
         buf->data = xrealloc(buf->data, buf->cap);
     }
+}
+
+static void buf_append(ByteBuf *buf, const void *bytes, size_t len) {
+    buf_reserve(buf, len);
     if (len > 0) {
         memcpy(buf->data + buf->len, bytes, len);
     }
     buf->len += len;
 }
 
-static void buf_drop_front(ByteBuf *buf, size_t len) {
-    if (len > 0) {
-        memmove(buf->data, buf->data + len, buf->len - len);
-        buf->len -= len;
-    }
+static void append_repeated(ByteBuf *buf, char byte, size_t count) {
+    buf_reserve(buf, count);
+    memset(buf->data + buf->len, byte, count);
+    buf->len += count;
 }
 
 static void buf_free(ByteBuf *buf) {
@@ -224,6 +229,7 @@ static const char *const KIND_NAMES[] = {
     [JSONRPC_KIND_NOTIFICATION] = "notification",
     [JSONRPC_KIND_RESPONSE] = "response",
     [JSONRPC_KIND_NOT_JSONRPC] = "not_jsonrpc",
+    [JSONRPC_KIND_TOO_LONG] = "too_long",
 };
 
 static const char *const ID_KIND_NAMES[] = {
@@ -729,12 +735,12 @@ static void check_log_vector(const LogVector *vector) {
 }
 
 /* ------------------------------------------------------------------------
- * Streams through jsonrpc_classify_lines, fed as a host would: it appends
- * each chunk it reads to the bytes it still holds, and drops what the call
- * consumed.
+ * Streams through a JsonRpcReader, fed as a host would: each chunk as it is
+ * read, then the end of the stream. Each chunk is a heap copy freed right
+ * after the call, so a reader that kept a pointer into it would be caught.
  */
 
-typedef void ItemCheck(void *context, size_t index, const JsonRpcLine *item, const unsigned char *buf);
+typedef void ItemCheck(void *context, size_t index, const JsonRpcLine *item, const JsonRpcBatch *batch);
 
 typedef struct {
     const char *label; /* names the stream in failures */
@@ -746,60 +752,143 @@ typedef struct {
     void *context;
 } Feed;
 
-typedef struct {
-    size_t items;    /* items seen, over every call */
-    size_t max_held; /* the most bytes passed to one call */
-} FeedStats;
-
 static size_t min_size(size_t a, size_t b) {
     return a < b ? a : b;
 }
 
-/* An item must lie in the buffer: all of a complete line, or the start of
- * the last part of an over-long one. */
-static bool check_item_bounds(const JsonRpcLine *item, size_t buf_len) {
-    size_t end = item->too_long ? item->offset : item->offset + item->len;
-    return check(item->offset <= buf_len && end <= buf_len, "item at %zu (len %zu) is outside the %zu-byte buffer",
-                 item->offset, item->len, buf_len);
+enum { STRING_COUNT = 5 };
+
+/* A classification's strings in the order the header gives for `texts`. */
+static void strings_of(const JsonRpcClassification *c, const JsonRpcStr *out[STRING_COUNT]) {
+    out[0] = &c->id;
+    out[1] = &c->method;
+    out[2] = &c->reason;
+    out[3] = &c->reply_server;
+    out[4] = &c->reply_client;
 }
 
-/* Feeds the stream and checks each item; failures name the stream, and the
- * item by its index, which the item check can refine. */
-static FeedStats feed_stream(const Feed *feed) {
-    set_context("%s", feed->label);
-    JsonRpcLineState state = {0};
-    state.max_line = feed->max_line;
-    ByteBuf held = {0};
-    FeedStats stats = {0, 0};
-    size_t read = 0;
-    bool end_of_stream = false;
-    while (!end_of_stream) {
-        size_t chunk = min_size(feed->chunk, feed->len - read);
-        buf_append(&held, feed->bytes + read, chunk);
-        read += chunk;
-        end_of_stream = read == feed->len;
-        stats.max_held = held.len > stats.max_held ? held.len : stats.max_held;
-        JsonRpcLines lines = jsonrpc_classify_lines(held.data, held.len, end_of_stream, &state);
-        bool ok = check(lines.status == JSONRPC_STATUS_OK, "jsonrpc_classify_lines: status %u after %zu bytes",
-                        (unsigned)lines.status, read) &&
-                  check(lines.consumed <= held.len, "consumed %zu of %zu bytes", lines.consumed, held.len);
-        for (size_t i = 0; ok && i < lines.count; i++) {
-            set_context("%s, item %zu", feed->label, stats.items);
-            if (check_item_bounds(&lines.items[i], held.len)) {
-                feed->check_item(feed->context, stats.items, &lines.items[i], held.data);
-            }
-            stats.items++;
+static bool span_is_zero(JsonRpcSpan span) {
+    return span.offset == 0 && span.len == 0;
+}
+
+/* A TOO_LONG item carries its number, its length, an offset of 0, and
+ * nothing else. */
+static void check_too_long_fields(const JsonRpcLine *item) {
+    const JsonRpcClassification *c = &item->classification;
+    JsonRpcSpan spans[SPAN_COUNT];
+    spans_of(c, spans);
+    bool spans_zero = true;
+    for (size_t i = 0; i < SPAN_COUNT; i++) {
+        spans_zero = spans_zero && span_is_zero(spans[i]);
+    }
+    check(item->offset == 0, "a too_long item at offset %zu", item->offset);
+    check(c->id_kind == JSONRPC_ID_ABSENT && !c->jsonrpc_2_0 && !c->has_result && !c->has_error &&
+              !c->names_no_request && spans_zero && c->storage == NULL,
+          "a too_long item carries fields");
+    check(c->id.ptr == NULL && c->method.ptr == NULL && c->reason.ptr == NULL && c->reply_server.ptr == NULL &&
+              c->reply_client.ptr == NULL,
+          "a too_long item has strings or owes a reply");
+}
+
+/* What the header promises of every batch, whatever its lines: items
+ * numbered on from `*number`; a complete line inside `bytes`, followed there
+ * by its LF (but the last line of a stream, from the end, may have none),
+ * after the one before it, and `bytes` ending with the last one; TOO_LONG
+ * items empty; every string in `texts`, back to back in field order, each
+ * followed by its NUL, and nothing else there. False when the items cannot
+ * be looked at further. */
+static bool check_batch(const JsonRpcBatch *batch, uint64_t *number, bool at_end) {
+    if (!check((batch->count == 0 || batch->items != NULL) && (batch->bytes_len == 0 || batch->bytes != NULL) &&
+                   (batch->texts_len == 0 || batch->texts != NULL),
+               "a part of the batch is at NULL with a length")) {
+        return false;
+    }
+    size_t bytes_end = 0; /* where the last complete line's bytes end */
+    size_t text_at = 0;
+    bool ok = true;
+    for (size_t i = 0; i < batch->count && ok; i++) {
+        const JsonRpcLine *item = &batch->items[i];
+        const JsonRpcClassification *c = &item->classification;
+        uint64_t want = ++*number;
+        ok = check(item->number == want, "item %zu is line %" PRIu64 ", expected %" PRIu64, i, item->number, want);
+        if (c->kind == JSONRPC_KIND_TOO_LONG) {
+            check_too_long_fields(item);
+            continue;
         }
-        set_context("%s", feed->label);
-        buf_drop_front(&held, ok ? lines.consumed : 0);
-        jsonrpc_lines_free(&lines);
+        ok = ok && check(c->kind != JSONRPC_KIND_NONE, "item %zu has kind none", i) &&
+             check(c->storage == NULL, "item %zu owns memory", i) &&
+             check(item->offset >= bytes_end && item->offset <= batch->bytes_len &&
+                       item->len <= batch->bytes_len - item->offset,
+                   "item %zu at %zu (len %zu) is not after the last or not inside the %zu bytes", i, item->offset,
+                   item->len, batch->bytes_len);
         if (!ok) {
             break;
         }
+        bytes_end = item->offset + item->len;
+        if (bytes_end < batch->bytes_len) {
+            ok = check(batch->bytes[bytes_end] == '\n', "item %zu is not followed by its LF", i);
+            bytes_end++;
+        } else {
+            ok = check(at_end && i + 1 == batch->count, "item %zu has no LF", i);
+        }
+        const JsonRpcStr *strings[STRING_COUNT];
+        strings_of(c, strings);
+        for (size_t s = 0; s < STRING_COUNT && ok; s++) {
+            const JsonRpcStr *str = strings[s];
+            if (str->ptr == NULL) {
+                continue;
+            }
+            ok = check(batch->texts != NULL && str->ptr == batch->texts + text_at &&
+                           str->len < batch->texts_len - text_at &&
+                           str->ptr[str->len] == '\0',
+                       "item %zu: string %zu is not at byte %zu of texts, or has no NUL after it", i, s, text_at);
+            text_at += str->len + 1;
+        }
     }
-    check(held.len == 0, "%zu bytes left unconsumed at the end of the stream", held.len);
-    buf_free(&held);
-    return stats;
+    return ok && check(bytes_end == batch->bytes_len, "bytes_len %zu, but the last line ends at %zu",
+                       batch->bytes_len, bytes_end) &&
+           check(text_at == batch->texts_len, "texts_len %zu, but the strings end at %zu", batch->texts_len, text_at);
+}
+
+/* Feeds the stream and checks each batch and each item; failures name the
+ * stream, and the item by its index, which the item check can refine.
+ * Returns how many items there were. */
+static size_t feed_stream(const Feed *feed) {
+    set_context("%s", feed->label);
+    JsonRpcReader *reader = jsonrpc_reader_new(feed->max_line);
+    if (!check(reader != NULL, "jsonrpc_reader_new gave NULL")) {
+        return 0;
+    }
+    uint64_t number = 0;
+    size_t items = 0;
+    size_t read = 0;
+    bool at_end = false;
+    while (!at_end) {
+        JsonRpcBatch batch;
+        JsonRpcStatus status;
+        if (read < feed->len) {
+            size_t chunk = min_size(feed->chunk, feed->len - read);
+            unsigned char *piece = exact_copy(feed->bytes + read, chunk);
+            status = jsonrpc_reader_feed(reader, piece, chunk, &batch);
+            free(piece);
+            read += chunk;
+        } else {
+            status = jsonrpc_reader_end(reader, &batch);
+            at_end = true;
+        }
+        set_context("%s, after %zu bytes%s", feed->label, read, at_end ? " and the end" : "");
+        if (!check(status == JSONRPC_STATUS_OK, "status %u", (unsigned)status) ||
+            !check_batch(&batch, &number, at_end)) {
+            break;
+        }
+        for (size_t i = 0; i < batch.count; i++, items++) {
+            set_context("%s, item %zu", feed->label, items);
+            feed->check_item(feed->context, items, &batch.items[i], &batch);
+        }
+    }
+    jsonrpc_reader_free(reader);
+    set_context("%s", feed->label);
+    return items;
 }
 
 /* The many-lines passes: every vector line without LF, in order. */
@@ -810,37 +899,30 @@ typedef struct {
     char label[64];
 } StreamPass;
 
-static void check_stream_item(void *context, size_t index, const JsonRpcLine *item, const unsigned char *buf) {
+static void check_stream_item(void *context, size_t index, const JsonRpcLine *item, const JsonRpcBatch *batch) {
     const StreamPass *pass = context;
     if (!check(index < pass->count, "more items than lines")) {
         return;
     }
     const EnvelopeVector *vector = pass->vectors[index];
     set_context("%s, item %zu: envelope.jsonl line %u \"%s\"", pass->label, index, vector->at, vector->name.ptr);
-    /* Lines are joined, so the last one has no line ending, hence no CR. */
+    /* Lines are joined, so the last one has no line ending, hence no CR; a
+     * CR stays in its line, as whitespace, and changes nothing else. */
     bool has_cr = pass->crlf && index + 1 < pass->count;
     Text want_line = vector->line;
     size_t want_len = want_line.len + (has_cr ? 1 : 0);
-    check(!item->too_long, "too_long");
     check_size("len", item->len, want_len);
     if (item->len == want_len) {
-        JsonRpcStr got_line = {(const char *)buf + item->offset, want_line.len};
+        JsonRpcStr got_line = {(const char *)batch->bytes + item->offset, want_line.len};
         check_bytes("line bytes at offset", got_line, want_line);
-        check(!has_cr || buf[item->offset + want_line.len] == '\r', "the line does not end with its CR");
+        check(!has_cr || batch->bytes[item->offset + want_line.len] == '\r', "the line does not end with its CR");
     }
-    const JsonRpcClassification *c = &item->classification;
-    check_enum("kind", KINDS, c->kind, vector->kind);
-    check_text("id", c->id, vector->id);
-    if (!pass->crlf) {
-        check_text("method", c->method, vector->method);
-        check_text("reply_server", c->reply_server, vector->reply_server);
-    }
+    check_classification(&item->classification, vector);
 }
 
 static void run_stream_pass(StreamPass *pass, const ByteBuf *stream, size_t chunk) {
     Feed feed = {pass->label, stream->data, stream->len, chunk, 0, check_stream_item, pass};
-    FeedStats stats = feed_stream(&feed);
-    check_size("items", stats.items, pass->count);
+    check_size("items", feed_stream(&feed), pass->count);
 }
 
 static void check_stream(const EnvelopeVector **vectors, size_t count, bool crlf) {
@@ -877,54 +959,91 @@ static void check_many_lines(const Vectors *vectors) {
     free(lines);
 }
 
-/* A line over the limit is reported once, whole length, and skipped. */
+/* Lines over the limit: one split across many reads at small chunk sizes,
+ * one a byte over, one at the limit exactly (kept), and one still open
+ * when the stream ends without LF. Each is reported once, with its whole
+ * length, and skipped. */
 typedef struct {
-    bool too_long;
-    size_t len;
     uint32_t kind;
+    size_t len;
     const char *text; /* NULL for a too_long item */
 } ExpectedItem;
 
+enum { TOO_LONG_MAX_LINE = 10 };
+
 static const ExpectedItem TOO_LONG_ITEMS[] = {
-    {false, 8, JSONRPC_KIND_RESPONSE, "{\"id\":1}"},
-    {true, 25, JSONRPC_KIND_NONE, NULL},
-    {false, 2, JSONRPC_KIND_NOT_JSONRPC, "{}"},
+    {JSONRPC_KIND_RESPONSE, 8, "{\"id\":1}"},
+    {JSONRPC_KIND_TOO_LONG, 250, NULL},
+    {JSONRPC_KIND_NOT_JSONRPC, 2, "{}"},
+    {JSONRPC_KIND_TOO_LONG, 11, NULL},
+    {JSONRPC_KIND_PARSE_ERROR, 10, "zzzzzzzzzz"},
+    {JSONRPC_KIND_TOO_LONG, 37, NULL},
 };
 
-static void check_too_long_item(void *context, size_t index, const JsonRpcLine *item, const unsigned char *buf) {
+static void check_too_long_item(void *context, size_t index, const JsonRpcLine *item, const JsonRpcBatch *batch) {
     (void)context;
     if (!check(index < COUNT_OF(TOO_LONG_ITEMS), "more items than expected")) {
         return;
     }
     const ExpectedItem *want = &TOO_LONG_ITEMS[index];
-    const JsonRpcClassification *c = &item->classification;
-    check(item->too_long == want->too_long, "too_long: expected %d, got %d", want->too_long, item->too_long);
+    check_enum("kind", KINDS, item->classification.kind, want->kind);
     check_size("len", item->len, want->len);
-    check_enum("kind", KINDS, c->kind, want->kind);
     if (want->text != NULL && item->len == want->len) {
-        JsonRpcStr got = {(const char *)buf + item->offset, item->len};
+        JsonRpcStr got = {(const char *)batch->bytes + item->offset, item->len};
         check_bytes("line bytes at offset", got, (Text){TEXT_EXACT, want->text, want->len});
-    }
-    if (want->too_long) {
-        check(c->storage == NULL && c->reply_server.ptr == NULL && c->reply_client.ptr == NULL,
-              "a too_long item owns strings or owes a reply");
     }
 }
 
 static void check_too_long(void) {
-    enum { MAX_LINE = 10, CHUNK = 3, LONG_LINE = 25 };
     ByteBuf stream = {0};
     buf_append(&stream, "{\"id\":1}\n", 9);
-    for (size_t i = 0; i < LONG_LINE; i++) {
-        buf_append(&stream, "x", 1);
-    }
+    append_repeated(&stream, 'x', 250);
     buf_append(&stream, "\n{}\n", 4);
-    Feed feed = {"too-long stream", stream.data, stream.len, CHUNK, MAX_LINE, check_too_long_item, NULL};
-    FeedStats stats = feed_stream(&feed);
-    check_size("items", stats.items, COUNT_OF(TOO_LONG_ITEMS));
-    check(stats.max_held <= MAX_LINE + CHUNK, "held %zu bytes at once, more than max_line + chunk (%d)",
-          stats.max_held, MAX_LINE + CHUNK);
+    append_repeated(&stream, 'y', 11);
+    buf_append(&stream, "\n", 1);
+    append_repeated(&stream, 'z', 10);
+    buf_append(&stream, "\n", 1);
+    append_repeated(&stream, 'w', 37);
+    char label[64];
+    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
+        snprintf(label, sizeof label, "too-long stream (chunks of %zu)", chunk);
+        Feed feed = {label, stream.data, stream.len, chunk, TOO_LONG_MAX_LINE, check_too_long_item, NULL};
+        check_size("items", feed_stream(&feed), COUNT_OF(TOO_LONG_ITEMS));
+    }
     buf_free(&stream);
+}
+
+/* A long line in small pieces: nothing until its LF, then the line whole.
+ * A reader that searched or copied the held bytes again at each of these
+ * 2^18 pieces would take about 2^39 byte steps (hours under valgrind),
+ * where a linear one takes about 2^22. */
+static void check_long_line_in_pieces(void) {
+    enum { PIECE = 16 };
+    const size_t len = ((size_t)4 << 20) + 2;
+    set_context("a %zu-byte line in %d-byte pieces", len, PIECE);
+    ByteBuf line = {0};
+    buf_append(&line, "\"", 1);
+    append_repeated(&line, 'p', len - 2);
+    buf_append(&line, "\"", 1);
+    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    JsonRpcBatch batch = {0};
+    size_t at = 0;
+    for (; at < len; at += PIECE) {
+        JsonRpcStatus status = jsonrpc_reader_feed(reader, line.data + at, min_size(PIECE, len - at), &batch);
+        if (!check(status == JSONRPC_STATUS_OK && batch.count == 0, "status %u, %zu items after %zu bytes",
+                   (unsigned)status, batch.count, at)) {
+            break;
+        }
+    }
+    JsonRpcStatus status = jsonrpc_reader_feed(reader, (const uint8_t *)"\n", 1, &batch);
+    if (at >= len && check(status == JSONRPC_STATUS_OK && batch.count == 1, "status %u, %zu items at the LF",
+                           (unsigned)status, batch.count)) {
+        check_size("len", batch.items[0].len, len);
+        check_enum("kind", KINDS, batch.items[0].classification.kind, JSONRPC_KIND_NOT_OBJECT);
+        check(batch.bytes_len == len + 1 && memcmp(batch.bytes, line.data, len) == 0, "the line's bytes differ");
+    }
+    jsonrpc_reader_free(reader);
+    buf_free(&line);
 }
 
 /* ------------------------------------------------------------------------
@@ -990,7 +1109,7 @@ static void check_free_null(void) {
     set_context("the free functions with NULL");
     jsonrpc_classification_free(NULL);
     jsonrpc_string_free(NULL);
-    jsonrpc_lines_free(NULL);
+    jsonrpc_reader_free(NULL);
     check(true, "the free functions accept NULL"); /* reached: none crashed */
 }
 
@@ -1002,13 +1121,30 @@ static void check_versions(void) {
     check(version != NULL && version[0] != '\0', "jsonrpc_version() is NULL or empty");
 }
 
-static void check_lines_null_argument(const char *what, const uint8_t *buf, size_t len, JsonRpcLineState *state) {
-    set_context("%s", what);
-    JsonRpcLines lines = jsonrpc_classify_lines(buf, len, false, state);
-    check(lines.status == JSONRPC_STATUS_NULL_ARGUMENT, "status %u, expected NULL_ARGUMENT",
-          (unsigned)lines.status);
-    check(lines.items == NULL && lines.count == 0 && lines.consumed == 0, "items or consumed bytes on failure");
-    jsonrpc_lines_free(&lines);
+static void check_name(uint32_t value, const char *got, const char *want) {
+    check(want == NULL ? got == NULL : got != NULL && strcmp(got, want) == 0, "%u: expected %s, got %s",
+          (unsigned)value, want != NULL ? want : "NULL", got != NULL ? got : "NULL");
+}
+
+/* The names are the library's: each against the vectors' spelling (the
+ * test's own tables), and NULL for a value that names nothing. */
+static void check_names(void) {
+    set_context("jsonrpc_kind_name");
+    for (uint32_t kind = 0; kind <= COUNT_OF(KIND_NAMES); kind++) {
+        bool named = kind != JSONRPC_KIND_NONE && kind < COUNT_OF(KIND_NAMES);
+        check_name(kind, jsonrpc_kind_name(kind), named ? KIND_NAMES[kind] : NULL);
+    }
+    check_name(UINT32_MAX, jsonrpc_kind_name(UINT32_MAX), NULL);
+    set_context("jsonrpc_id_kind_name");
+    for (uint32_t id_kind = 0; id_kind <= COUNT_OF(ID_KIND_NAMES); id_kind++) {
+        const char *want = id_kind < COUNT_OF(ID_KIND_NAMES) ? ID_KIND_NAMES[id_kind] : NULL;
+        check_name(id_kind, jsonrpc_id_kind_name(id_kind), want);
+    }
+    set_context("jsonrpc_role_name");
+    static const char *const ROLE_NAMES[] = {NULL, "server", "client", NULL};
+    for (uint32_t role = 0; role < COUNT_OF(ROLE_NAMES); role++) {
+        check_name(role, jsonrpc_role_name(role), ROLE_NAMES[role]);
+    }
 }
 
 static void check_edges(void) {
@@ -1017,10 +1153,295 @@ static void check_edges(void) {
     check_log_value_edges();
     check_free_null();
     check_versions();
-    static const uint8_t buf[] = "{}\n";
-    JsonRpcLineState state = {0};
-    check_lines_null_argument("jsonrpc_classify_lines(buf, 3, false, NULL)", buf, 3, NULL);
-    check_lines_null_argument("jsonrpc_classify_lines(NULL, 4, false, &state)", NULL, 4, &state);
+    check_names();
+}
+
+/* ------------------------------------------------------------------------
+ * The reader's promises in the header, one by one.
+ */
+
+/* A batch that is not empty, to see a call overwrite it. */
+static JsonRpcBatch stale_batch(void) {
+    static const JsonRpcLine line = {0};
+    return (JsonRpcBatch){&line, 1, (const uint8_t *)"x", 1, "y", 1};
+}
+
+static void check_refused(const char *what, JsonRpcStatus status, const JsonRpcBatch *out) {
+    set_context("%s", what);
+    check(status == JSONRPC_STATUS_NULL_ARGUMENT, "status %u, expected NULL_ARGUMENT", (unsigned)status);
+    if (out != NULL) {
+        check(out->count == 0 && out->bytes_len == 0 && out->texts_len == 0, "*out is not an empty batch");
+    }
+}
+
+/* Feeds `text` and checks the status and the batch's promises; gives the
+ * batch (empty when the call failed). */
+static JsonRpcBatch feed_text(JsonRpcReader *reader, const char *text, uint64_t *number) {
+    JsonRpcBatch batch = stale_batch();
+    JsonRpcStatus status = jsonrpc_reader_feed(reader, (const uint8_t *)text, strlen(text), &batch);
+    if (!check(status == JSONRPC_STATUS_OK, "feeding \"%s\": status %u", text, (unsigned)status) ||
+        !check_batch(&batch, number, false)) {
+        return (JsonRpcBatch){0};
+    }
+    return batch;
+}
+
+static JsonRpcBatch end_stream(JsonRpcReader *reader, uint64_t *number) {
+    JsonRpcBatch batch = stale_batch();
+    JsonRpcStatus status = jsonrpc_reader_end(reader, &batch);
+    if (!check(status == JSONRPC_STATUS_OK, "jsonrpc_reader_end: status %u", (unsigned)status) ||
+        !check_batch(&batch, number, true)) {
+        return (JsonRpcBatch){0};
+    }
+    return batch;
+}
+
+/* Item `index` of `batch` is a complete line with these bytes and kind. */
+static void check_line(const JsonRpcBatch *batch, size_t index, uint64_t number, const char *text, uint32_t kind) {
+    if (!check(index < batch->count, "no item %zu (%zu items)", index, batch->count)) {
+        return;
+    }
+    const JsonRpcLine *item = &batch->items[index];
+    check(item->number == number, "item %zu is line %" PRIu64 ", expected %" PRIu64, index, item->number, number);
+    check_enum("kind", KINDS, item->classification.kind, kind);
+    JsonRpcStr got = {(const char *)batch->bytes + item->offset, item->len};
+    check_bytes("line bytes", got, (Text){TEXT_EXACT, text, strlen(text)});
+}
+
+static void check_too_long_line(const JsonRpcBatch *batch, size_t index, uint64_t number, size_t len) {
+    if (!check(index < batch->count, "no item %zu (%zu items)", index, batch->count)) {
+        return;
+    }
+    const JsonRpcLine *item = &batch->items[index];
+    check(item->number == number, "item %zu is line %" PRIu64 ", expected %" PRIu64, index, item->number, number);
+    check_enum("kind", KINDS, item->classification.kind, JSONRPC_KIND_TOO_LONG);
+    check_size("len", item->len, len);
+    check_too_long_fields(item);
+}
+
+/* NULL reader, NULL out, NULL data with a length: refused, with *out (when
+ * there is one) an empty batch. (NULL, 0) is no bytes. */
+static void check_reader_nulls(void) {
+    static const uint8_t data[] = "{}\n";
+    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    set_context("jsonrpc_reader_new(0)");
+    if (!check(reader != NULL, "NULL")) {
+        return;
+    }
+    JsonRpcBatch out = stale_batch();
+    check_refused("jsonrpc_reader_feed(NULL, data, 3, &out)", jsonrpc_reader_feed(NULL, data, 3, &out), &out);
+    out = stale_batch();
+    check_refused("jsonrpc_reader_end(NULL, &out)", jsonrpc_reader_end(NULL, &out), &out);
+    check_refused("jsonrpc_reader_feed(reader, data, 3, NULL)", jsonrpc_reader_feed(reader, data, 3, NULL), NULL);
+    check_refused("jsonrpc_reader_end(reader, NULL)", jsonrpc_reader_end(reader, NULL), NULL);
+    out = stale_batch();
+    check_refused("jsonrpc_reader_feed(reader, NULL, 3, &out)", jsonrpc_reader_feed(reader, NULL, 3, &out), &out);
+
+    /* After the refusals the reader still works: a fresh stream, in which
+     * (NULL, 0) adds nothing to a line being read. */
+    set_context("jsonrpc_reader_feed(reader, NULL, 0, &out)");
+    uint64_t number = 0;
+    end_stream(reader, &number);
+    number = 0;
+    JsonRpcBatch batch = feed_text(reader, "ab", &number);
+    check_size("items after \"ab\"", batch.count, 0);
+    batch = stale_batch();
+    JsonRpcStatus status = jsonrpc_reader_feed(reader, NULL, 0, &batch);
+    check(status == JSONRPC_STATUS_OK, "status %u", (unsigned)status);
+    check(check_batch(&batch, &number, false) && batch.count == 0, "(NULL, 0) gave %zu items", batch.count);
+    batch = feed_text(reader, "\n", &number);
+    check_size("items at the LF", batch.count, 1);
+    check_line(&batch, 0, 1, "ab", JSONRPC_KIND_PARSE_ERROR);
+    jsonrpc_reader_free(reader);
+}
+
+/* Lines are numbered from 1 across batches, too-long lines included; end()
+ * gives a last line without LF, or a too-long line still open, and starts
+ * a new stream, with nothing of the old one left. */
+static void check_reader_numbers_and_end(void) {
+    set_context("line numbers, and jsonrpc_reader_end");
+    JsonRpcReader *reader = jsonrpc_reader_new(4);
+    if (!check(reader != NULL, "jsonrpc_reader_new(4) gave NULL")) {
+        return;
+    }
+    uint64_t number = 0;
+    JsonRpcBatch batch = feed_text(reader, "a\nb", &number);
+    check_size("items", batch.count, 1);
+    check_line(&batch, 0, 1, "a", JSONRPC_KIND_PARSE_ERROR);
+    batch = feed_text(reader, "cdef\n\n[]", &number);
+    check_size("items", batch.count, 2);
+    check_too_long_line(&batch, 0, 2, 5);
+    check_line(&batch, 1, 3, "", JSONRPC_KIND_EMPTY);
+    batch = end_stream(reader, &number);
+    check_size("items at the end", batch.count, 1);
+    check_line(&batch, 0, 4, "[]", JSONRPC_KIND_BATCH);
+    check_size("bytes_len at the end (no LF)", batch.bytes_len, 2);
+    batch = end_stream(reader, &number);
+    check_size("items at a second end", batch.count, 0);
+
+    number = 0;
+    batch = feed_text(reader, "{}\n0123", &number);
+    check_line(&batch, 0, 1, "{}", JSONRPC_KIND_NOT_JSONRPC);
+    batch = feed_text(reader, "45", &number);
+    check_size("items while a line is dropped", batch.count, 0);
+    batch = end_stream(reader, &number);
+    check_size("items at the end", batch.count, 1);
+    check_too_long_line(&batch, 0, 2, 6);
+
+    number = 0;
+    batch = feed_text(reader, "9\n", &number);
+    check_size("items in the new stream", batch.count, 1);
+    check_line(&batch, 0, 1, "9", JSONRPC_KIND_NOT_OBJECT);
+    jsonrpc_reader_free(reader);
+}
+
+/* The strings of a batch stand back to back in `texts`, item after item, in
+ * the order id, method, reason, reply_server, reply_client (check_batch
+ * checks where each one is); the items own nothing. */
+static void check_reader_texts(void) {
+    set_context("a batch's texts");
+    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    if (!check(reader != NULL, "jsonrpc_reader_new(0) gave NULL")) {
+        return;
+    }
+    uint64_t number = 0;
+    JsonRpcBatch batch = feed_text(reader,
+                                   "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"m\"}\n"
+                                   "[1]\n"
+                                   "{\"jsonrpc\":\"2.0\",\"id\":\"\\u0061\",\"method\":\"t\\u00e9\"}\n",
+                                   &number);
+    check_size("items", batch.count, 3);
+    if (batch.count == 3) {
+        const JsonRpcClassification *first = &batch.items[0].classification;
+        check_enum("kind", KINDS, first->kind, JSONRPC_KIND_INVALID_REQUEST);
+        check(first->reason.ptr != NULL && first->reply_server.ptr != NULL && first->reply_client.ptr != NULL,
+              "the invalid request lacks a reason or a reply");
+        static const char head[] = "{}\0m\0"; /* id, then method, each with its NUL */
+        check(batch.texts_len > sizeof head - 1 && memcmp(batch.texts, head, sizeof head - 1) == 0,
+              "texts does not start with the first item's id and method");
+        const JsonRpcClassification *last = &batch.items[2].classification;
+        check_text("id", last->id, (Text){TEXT_EXACT, "\"\\u0061\"", 8});
+        check_text("method", last->method, (Text){TEXT_EXACT, "t\xc3\xa9", 3});
+        static const char tail[] = "\"\\u0061\"\0t\xc3\xa9"; /* the last strings close texts */
+        check(batch.texts_len >= sizeof tail &&
+                  memcmp(batch.texts + batch.texts_len - sizeof tail, tail, sizeof tail) == 0,
+              "texts does not end with the last item's id and method");
+    }
+    jsonrpc_reader_free(reader);
+}
+
+static bool same_str(JsonRpcStr a, JsonRpcStr b) {
+    return a.ptr == b.ptr && a.len == b.len;
+}
+
+static bool same_span(JsonRpcSpan a, JsonRpcSpan b) {
+    return a.offset == b.offset && a.len == b.len;
+}
+
+/* Field by field (padding bytes are no one's). */
+static bool same_line(const JsonRpcLine *a, const JsonRpcLine *b) {
+    const JsonRpcClassification *x = &a->classification;
+    const JsonRpcClassification *y = &b->classification;
+    return a->number == b->number && a->offset == b->offset && a->len == b->len && x->kind == y->kind &&
+           x->id_kind == y->id_kind && x->jsonrpc_2_0 == y->jsonrpc_2_0 && x->has_result == y->has_result &&
+           x->has_error == y->has_error && x->names_no_request == y->names_no_request && same_str(x->id, y->id) &&
+           same_str(x->method, y->method) && same_str(x->reason, y->reason) &&
+           same_str(x->reply_server, y->reply_server) && same_str(x->reply_client, y->reply_client) &&
+           same_span(x->id_span, y->id_span) && same_span(x->method_span, y->method_span) &&
+           same_span(x->params_span, y->params_span) && same_span(x->result_span, y->result_span) &&
+           same_span(x->error_span, y->error_span) && x->storage == y->storage;
+}
+
+/* A batch stays valid, untouched, until its reader's next call, whatever
+ * else runs meanwhile; the next call reads on. */
+static void check_reader_batch_lifetime(void) {
+    set_context("a batch until the next call");
+    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    JsonRpcReader *other = jsonrpc_reader_new(0);
+    if (!check(reader != NULL && other != NULL, "jsonrpc_reader_new(0) gave NULL")) {
+        jsonrpc_reader_free(reader);
+        jsonrpc_reader_free(other);
+        return;
+    }
+    uint64_t number = 0;
+    JsonRpcBatch batch =
+        feed_text(reader, "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\"}\n[1]\n{\"partial\":", &number);
+    /* Copies of everything it points to, to compare afterwards. */
+    JsonRpcLine *items = xrealloc(NULL, batch.count * sizeof *items);
+    for (size_t i = 0; i < batch.count; i++) {
+        items[i] = batch.items[i];
+    }
+    unsigned char *bytes = exact_copy(batch.bytes, batch.bytes_len);
+    unsigned char *texts = exact_copy(batch.texts, batch.texts_len);
+    ByteBuf noise = {0};
+    append_repeated(&noise, ' ', 1000);
+    buf_append(&noise, "\n[2]\n", 5);
+    for (int i = 0; i < 100; i++) {
+        JsonRpcBatch elsewhere;
+        check(jsonrpc_reader_feed(other, noise.data, noise.len, &elsewhere) == JSONRPC_STATUS_OK &&
+                  elsewhere.count == 2,
+              "another reader failed");
+        JsonRpcClassification c = jsonrpc_classify(noise.data, noise.len);
+        jsonrpc_classification_free(&c);
+        jsonrpc_reader_free(jsonrpc_reader_new(0));
+    }
+    bool same = memcmp(bytes, batch.bytes, batch.bytes_len) == 0 && memcmp(texts, batch.texts, batch.texts_len) == 0;
+    for (size_t i = 0; i < batch.count; i++) {
+        same = same && same_line(&items[i], &batch.items[i]);
+    }
+    check(same, "the batch changed before the reader's next call");
+    check_size("items", batch.count, 2);
+    check_line(&batch, 0, 1, "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\"}", JSONRPC_KIND_REQUEST);
+    check_line(&batch, 1, 2, "[1]", JSONRPC_KIND_BATCH);
+    batch = feed_text(reader, "1}\n", &number);
+    check_line(&batch, 0, 3, "{\"partial\":1}", JSONRPC_KIND_NOT_JSONRPC);
+    free(items);
+    free(bytes);
+    free(texts);
+    buf_free(&noise);
+    jsonrpc_reader_free(other);
+    jsonrpc_reader_free(reader);
+}
+
+/* jsonrpc_reader_new(0) has the default limit, which the header gives as
+ * 16 MiB: a line of that length is kept, one a byte longer is not. */
+static void check_reader_default_limit(void) {
+    set_context("the default line limit");
+    const size_t limit = jsonrpc_default_max_line();
+    check(limit == (size_t)16 << 20, "jsonrpc_default_max_line() is %zu, not 16 MiB", limit);
+    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    if (!check(reader != NULL, "jsonrpc_reader_new(0) gave NULL")) {
+        return;
+    }
+    enum { PIECE = 1 << 20 };
+    unsigned char *piece = xrealloc(NULL, PIECE);
+    memset(piece, ' ', PIECE);
+    uint64_t number = 0;
+    for (size_t extra = 0; extra <= 1; extra++) {
+        size_t len = limit + extra;
+        JsonRpcBatch batch = {0};
+        bool quiet = true;
+        for (size_t at = 0; at < len && quiet; at += PIECE) {
+            quiet = jsonrpc_reader_feed(reader, piece, min_size(PIECE, len - at), &batch) == JSONRPC_STATUS_OK &&
+                    batch.count == 0;
+        }
+        batch = feed_text(reader, "\n", &number);
+        if (check(quiet && batch.count == 1, "a line of %zu bytes: not one item at its LF", len)) {
+            uint32_t want = extra == 0 ? JSONRPC_KIND_EMPTY : JSONRPC_KIND_TOO_LONG;
+            check_enum("kind", KINDS, batch.items[0].classification.kind, want);
+            check_size("len", batch.items[0].len, len);
+        }
+    }
+    free(piece);
+    jsonrpc_reader_free(reader);
+}
+
+static void check_reader_promises(void) {
+    check_reader_nulls();
+    check_reader_numbers_and_end();
+    check_reader_texts();
+    check_reader_batch_lifetime();
+    check_reader_default_limit();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1043,8 +1464,10 @@ int main(int argc, char **argv) {
         check_log_vector(&vectors.logs[i]);
     }
     check_edges();
+    check_reader_promises();
     check_many_lines(&vectors);
     check_too_long();
+    check_long_line_in_pieces();
     free_vectors(&vectors);
     printf("%lu passed, %lu failed\n", tally.passed, tally.failed);
     return tally.failed == 0 ? 0 : 1;

@@ -31,12 +31,12 @@ int main() {
   check(jsonrpc::log_value("a\nb") == "a\\u000ab", "log_value");
 
   jsonrpc::LineReader reader(16);
-  reader.append("{}\n" "0123456789abcdefXYZ\n" "[]");
-  jsonrpc::Lines lines = reader.take();
-  check(lines.ok() && lines.size() == 2, "take");
-  check(lines[1].too_long() && lines[1].length() == 19, "too_long");
-  jsonrpc::Lines last = reader.finish();
-  check(last.size() == 1 && last[0].classification().kind() == jsonrpc::Kind::batch, "finish");
+  jsonrpc::Batch lines = reader.feed("{}\n" "0123456789abcdefXYZ\n" "[]");
+  check(lines.ok() && lines.size() == 2, "feed");
+  check(lines[1].too_long() && lines[1].length() == 19 && lines[1].number() == 2, "too_long");
+  jsonrpc::Batch last = reader.end();
+  check(last.size() == 1 && last[0].classification().kind() == jsonrpc::Kind::batch, "end");
+  check(to_string(last[0].kind()) == "batch", "the library's kind name");
 
   std::printf("no exceptions: %s\n", failures == 0 ? "ok" : "FAILED");
   return failures == 0 ? 0 : 1;

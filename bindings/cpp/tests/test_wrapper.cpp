@@ -10,13 +10,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "flat_vectors.hpp"
@@ -98,6 +102,7 @@ std::optional<std::string> owned(std::optional<std::string_view> view) {
 // ---- a classification as plain values ----------------------------------------
 
 struct Snapshot {
+  std::uint64_t number = 0;  // 0 for a classification that is no stream's line
   bool too_long = false;
   std::size_t length = 0;
   std::string text;
@@ -112,7 +117,7 @@ struct Snapshot {
   std::optional<std::string> reply_client;
 
   auto tied() const {
-    return std::tie(too_long, length, text, kind, id_kind, id, method, flags, spans, reason, reply_server,
+    return std::tie(number, too_long, length, text, kind, id_kind, id, method, flags, spans, reason, reply_server,
                     reply_client);
   }
   friend bool operator==(const Snapshot& a, const Snapshot& b) { return a.tied() == b.tied(); }
@@ -124,8 +129,9 @@ std::string show(const std::optional<std::string>& text) {
 }
 
 void PrintTo(const Snapshot& s, std::ostream* out) {
-  *out << "{too_long=" << s.too_long << " length=" << s.length << " text=" << ::testing::PrintToString(s.text)
-       << " kind=" << s.kind << " id_kind=" << s.id_kind << " id=" << show(s.id) << " method=" << show(s.method) << " flags=";
+  *out << "{number=" << s.number << " too_long=" << s.too_long << " length=" << s.length
+       << " text=" << ::testing::PrintToString(s.text) << " kind=" << s.kind << " id_kind=" << s.id_kind
+       << " id=" << show(s.id) << " method=" << show(s.method) << " flags=";
   for (bool f : s.flags) *out << f;
   *out << " spans=";
   for (const auto& span : s.spans) *out << (span ? ::testing::PrintToString(*span) : "-") << " ";
@@ -152,6 +158,7 @@ Snapshot snapshot(const C& c, std::string_view text) {
 
 Snapshot snapshot(const jsonrpc::Line& line) {
   Snapshot s = snapshot(line.classification(), line.text());
+  s.number = line.number();
   s.too_long = line.too_long();
   s.length = line.length();
   return s;
@@ -247,20 +254,43 @@ INSTANTIATE_TEST_SUITE_P(LogValue, LogValueVector, ::testing::ValuesIn(indices(v
 
 // ---- enumerations --------------------------------------------------------------
 
-TEST(Enums, NamesAndValues) {
-  EXPECT_EQ(to_string(Kind::none), "none");
-  EXPECT_EQ(to_string(Kind::parse_error), "parse_error");
-  EXPECT_EQ(to_string(Kind::not_jsonrpc), "not_jsonrpc");
-  EXPECT_EQ(to_string(Kind::invalid_request), "invalid_request");
-  EXPECT_EQ(to_string(jsonrpc::IdKind::absent), "absent");
-  EXPECT_EQ(to_string(jsonrpc::IdKind::boolean), "boolean");
+// The names are the library's: each against the vectors' spelling.
+TEST(Enums, NamesComeFromTheLibrary) {
+  const std::pair<Kind, std::string_view> kinds[] = {
+      {Kind::empty, "empty"},
+      {Kind::parse_error, "parse_error"},
+      {Kind::batch, "batch"},
+      {Kind::not_object, "not_object"},
+      {Kind::invalid_request, "invalid_request"},
+      {Kind::request, "request"},
+      {Kind::notification, "notification"},
+      {Kind::response, "response"},
+      {Kind::not_jsonrpc, "not_jsonrpc"},
+      {Kind::too_long, "too_long"},
+  };
+  for (const auto& [kind, name] : kinds) EXPECT_EQ(to_string(kind), name);
+  const std::pair<jsonrpc::IdKind, std::string_view> id_kinds[] = {
+      {jsonrpc::IdKind::absent, "absent"}, {jsonrpc::IdKind::null, "null"},     {jsonrpc::IdKind::string, "string"},
+      {jsonrpc::IdKind::number, "number"}, {jsonrpc::IdKind::object, "object"}, {jsonrpc::IdKind::array, "array"},
+      {jsonrpc::IdKind::boolean, "boolean"},
+  };
+  for (const auto& [id_kind, name] : id_kinds) EXPECT_EQ(to_string(id_kind), name);
   EXPECT_EQ(to_string(Role::server), "server");
+  EXPECT_EQ(to_string(Role::client), "client");
+  // Values the library does not name.
+  EXPECT_EQ(to_string(Kind::none), "");
+  EXPECT_EQ(to_string(static_cast<Kind>(99)), "");
+  EXPECT_EQ(to_string(static_cast<jsonrpc::IdKind>(7)), "");
+  EXPECT_EQ(to_string(static_cast<Role>(0)), "");
   EXPECT_EQ(to_string(Status::unknown_role), "unknown_role");
-  EXPECT_EQ(to_string(static_cast<Kind>(99)), "unknown");
   static_assert(static_cast<std::uint32_t>(Role::server) == JSONRPC_ROLE_SERVER);
   static_assert(static_cast<std::uint32_t>(Role::client) == JSONRPC_ROLE_CLIENT);
   static_assert(static_cast<std::uint32_t>(Kind::not_jsonrpc) == JSONRPC_KIND_NOT_JSONRPC);
-  static_assert(to_string(Kind::request) == "request");  // usable at compile time
+  static_assert(static_cast<std::uint32_t>(Kind::too_long) == JSONRPC_KIND_TOO_LONG);
+}
+
+TEST(Limits, TheDefaultLineLimitIsTheHeaders16MiB) {
+  EXPECT_EQ(jsonrpc::default_max_line(), std::size_t{16} << 20);
 }
 
 TEST(Version, AbiMatchesTheHeader) {
@@ -280,13 +310,13 @@ static_assert(!std::is_copy_assignable_v<jsonrpc::Classification>);
 static_assert(std::is_nothrow_move_constructible_v<jsonrpc::Classification>);
 static_assert(std::is_nothrow_move_assignable_v<jsonrpc::Classification>);
 static_assert(std::is_nothrow_destructible_v<jsonrpc::Classification>);
-static_assert(!std::is_copy_constructible_v<jsonrpc::Lines>);
-static_assert(!std::is_copy_assignable_v<jsonrpc::Lines>);
-static_assert(std::is_nothrow_move_constructible_v<jsonrpc::Lines>);
-static_assert(std::is_nothrow_move_assignable_v<jsonrpc::Lines>);
 static_assert(!std::is_copy_constructible_v<jsonrpc::LineReader>);
+static_assert(!std::is_copy_assignable_v<jsonrpc::LineReader>);
 static_assert(std::is_nothrow_move_constructible_v<jsonrpc::LineReader>);
 static_assert(std::is_nothrow_move_assignable_v<jsonrpc::LineReader>);
+static_assert(std::is_nothrow_destructible_v<jsonrpc::LineReader>);
+static_assert(std::is_trivially_copyable_v<jsonrpc::Batch>);  // views, nothing to free
+static_assert(std::is_trivially_copyable_v<jsonrpc::Line>);
 static_assert(std::is_trivially_copyable_v<jsonrpc::ClassificationView>);
 
 void expect_empty(const jsonrpc::Classification& c) {
@@ -410,47 +440,52 @@ TEST(LogValue, EmptyAndBinary) {
   EXPECT_EQ(jsonrpc::log_value(std::string_view("a\0b", 3)), "a\\u0000b");
 }
 
-// ---- many lines --------------------------------------------------------------------
+// ---- a stream ------------------------------------------------------------------------
 
-struct ReadResult {
-  std::vector<Snapshot> items;
-  std::size_t max_held = 0;
-  std::size_t calls = 0;
-};
+// The largest chunk the chunked passes try; every size from 1 is tried.
+constexpr std::size_t kMaxChunk = 70;
 
-// Feeds `stream` to a LineReader `chunk` bytes at a time, as a host reading
-// a pipe would, and collects every item.
-ReadResult read_stream(std::string_view stream, std::size_t chunk, std::size_t max_line = 0) {
-  ReadResult result;
-  jsonrpc::LineReader reader(max_line);
-  auto drain = [&](jsonrpc::Lines lines) {
-    ++result.calls;
-    EXPECT_TRUE(lines.ok()) << to_string(lines.status());
-    for (jsonrpc::Line line : lines) result.items.push_back(snapshot(line));
-  };
-  for (std::size_t pos = 0; pos < stream.size(); pos += chunk) {
-    reader.append(stream.substr(pos, chunk));
-    result.max_held = std::max(result.max_held, reader.buffered());
-    drain(reader.take());
-  }
-  drain(reader.finish());
-  EXPECT_EQ(reader.buffered(), 0u) << "bytes left at the end of the stream";
-  return result;
-}
-
-// The first item that differs, as a failure.
-::testing::AssertionResult same_items(const std::vector<Snapshot>& got, const std::vector<Snapshot>& want) {
-  for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
-    if (got[i] != want[i]) {
-      return ::testing::AssertionFailure() << "item " << i << " differs\n  got      "
-                                           << ::testing::PrintToString(got[i]) << "\n  expected "
-                                           << ::testing::PrintToString(want[i]);
+// Checks one batch: ok, its lines numbered on from `*number`, each
+// complete line inside the batch's bytes and followed there by its LF
+// (unless `at_end`, where the stream's last line may have none).
+::testing::AssertionResult well_formed(const jsonrpc::Batch& batch, std::uint64_t* number, bool at_end) {
+  if (!batch.ok()) return ::testing::AssertionFailure() << "status " << to_string(batch.status());
+  for (jsonrpc::Line line : batch) {
+    if (line.number() != ++*number) {
+      return ::testing::AssertionFailure() << "line number " << line.number() << ", expected " << *number;
     }
-  }
-  if (got.size() != want.size()) {
-    return ::testing::AssertionFailure() << got.size() << " items, expected " << want.size();
+    const JsonRpcLine& raw = line.raw();
+    if (line.too_long()) {
+      if (raw.offset != 0 || !line.text().empty()) return ::testing::AssertionFailure() << "a too_long line has bytes";
+      continue;
+    }
+    if (raw.offset > batch.bytes().size() || raw.len > batch.bytes().size() - raw.offset) {
+      return ::testing::AssertionFailure() << "line " << *number << " lies outside the batch's bytes";
+    }
+    bool has_lf = raw.offset + raw.len < batch.bytes().size() && batch.bytes()[raw.offset + raw.len] == '\n';
+    if (!has_lf && !at_end) return ::testing::AssertionFailure() << "line " << *number << " has no LF after it";
   }
   return ::testing::AssertionSuccess();
+}
+
+// Feeds `stream` to a LineReader `chunk` bytes at a time, as a host reading
+// a pipe would, each chunk a heap copy freed after the call (the reader
+// must copy what it keeps), then ends it; returns every line.
+std::vector<Snapshot> read_stream(std::string_view stream, std::size_t chunk, std::size_t max_line = 0) {
+  std::vector<Snapshot> items;
+  jsonrpc::LineReader reader(max_line);
+  EXPECT_TRUE(reader.valid());
+  std::uint64_t number = 0;
+  for (std::size_t pos = 0; pos < stream.size(); pos += chunk) {
+    ExactCopy piece{std::string(stream.substr(pos, chunk))};
+    jsonrpc::Batch batch = reader.feed(piece.view());
+    EXPECT_TRUE(well_formed(batch, &number, false)) << "after " << pos + piece.size << " bytes";
+    for (jsonrpc::Line line : batch) items.push_back(snapshot(line));
+  }
+  jsonrpc::Batch last = reader.end();
+  EXPECT_TRUE(well_formed(last, &number, true)) << "at the end";
+  for (jsonrpc::Line line : last) items.push_back(snapshot(line));
+  return items;
 }
 
 // The vector lines that hold no LF, which a stream can carry.
@@ -471,155 +506,180 @@ std::string join(const std::vector<const flat::EnvelopeVector*>& lines, std::str
   return out;
 }
 
-TEST(LineReader, EveryVectorAtEveryChunkSizeLF) {
+// Every vector line in one stream, at every chunk size and whole: each item
+// is its vector, field by field, with its bytes and its number. A CR before
+// the LF stays in the line, as whitespace, and changes nothing else.
+void check_vector_stream(std::string_view separator) {
   std::vector<const flat::EnvelopeVector*> lines = streamable();
   ASSERT_GT(lines.size(), 50u);
-  std::string stream = join(lines, "\n");
-  ReadResult whole = read_stream(stream, stream.size());
-  ASSERT_EQ(whole.items.size(), lines.size());
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    ASSERT_TRUE(matches(whole.items[i], *lines[i])) << "item " << i;
-    ASSERT_EQ(whole.items[i].text, lines[i]->line);
-  }
-  for (std::size_t chunk = 1; chunk <= 64; ++chunk) {
-    ReadResult read = read_stream(stream, chunk);
-    ASSERT_TRUE(same_items(read.items, whole.items)) << "chunks of " << chunk;
-  }
-}
-
-TEST(LineReader, EveryVectorAtEveryChunkSizeCRLF) {
-  std::vector<const flat::EnvelopeVector*> lines = streamable();
-  std::string stream = join(lines, "\r\n");
-  // A CR before the LF stays in the line, as whitespace: each item is what
-  // classify gives for the line with its CR (the last line has none).
-  std::vector<Snapshot> want;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string line = lines[i]->line + (i + 1 < lines.size() ? "\r" : "");
-    want.push_back(snapshot(jsonrpc::classify(line), line));
-    EXPECT_EQ(want.back().kind, lines[i]->kind) << "envelope.jsonl line " << lines[i]->at;
-  }
-  for (std::size_t chunk = 1; chunk <= 65; ++chunk) {
-    std::size_t size = chunk == 65 ? stream.size() : chunk;
-    ReadResult read = read_stream(stream, size);
-    ASSERT_TRUE(same_items(read.items, want)) << "chunks of " << size;
+  std::string stream = join(lines, separator);
+  bool crlf = separator == "\r\n";
+  for (std::size_t chunk = 1; chunk <= kMaxChunk + 1; ++chunk) {
+    std::size_t size = chunk > kMaxChunk ? stream.size() : chunk;
+    std::vector<Snapshot> items = read_stream(stream, size);
+    ASSERT_EQ(items.size(), lines.size()) << "chunks of " << size;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      bool has_cr = crlf && i + 1 < lines.size();  // the last line has no line ending
+      ASSERT_TRUE(matches(items[i], *lines[i])) << "chunks of " << size << ", item " << i;
+      ASSERT_EQ(items[i].text, lines[i]->line + (has_cr ? "\r" : "")) << "chunks of " << size << ", item " << i;
+      ASSERT_EQ(items[i].number, i + 1);
+    }
   }
 }
 
+TEST(LineReader, EveryVectorAtEveryChunkSizeLF) { check_vector_stream("\n"); }
+
+TEST(LineReader, EveryVectorAtEveryChunkSizeCRLF) { check_vector_stream("\r\n"); }
+
+void expect_too_long(const Snapshot& item, std::uint64_t number, std::size_t length) {
+  EXPECT_EQ(item.number, number);
+  EXPECT_TRUE(item.too_long);
+  EXPECT_EQ(item.kind, "too_long");
+  EXPECT_EQ(item.length, length);
+  EXPECT_EQ(item.text, "");
+  EXPECT_EQ(item.id_kind, "absent");
+  EXPECT_FALSE(item.id || item.method || item.reason || item.reply_server || item.reply_client);
+  for (const auto& span : item.spans) EXPECT_FALSE(span.has_value());
+  for (bool flag : item.flags) EXPECT_FALSE(flag);
+}
+
+// Lines over the limit, one of them split across many reads at small chunk
+// sizes, one a byte over, one at the limit exactly, and one still open when
+// the stream ends without LF.
 TEST(LineReader, TooLongLinesAtEveryChunkSize) {
   constexpr std::size_t kMaxLine = 10;
-  std::string stream = "{\"id\":1}\n" + std::string(25, 'x') + "\n{}\n" + std::string(11, 'y') + "\n" +
-                       std::string(10, 'z') + "\n";
-  for (std::size_t chunk = 1; chunk <= 64; ++chunk) {
-    ReadResult read = read_stream(stream, chunk, kMaxLine);
-    ASSERT_EQ(read.items.size(), 5u) << "chunks of " << chunk;
-    EXPECT_EQ(read.items[0].kind, "response");
-    EXPECT_EQ(read.items[0].text, "{\"id\":1}");
-    EXPECT_TRUE(read.items[1].too_long);
-    EXPECT_EQ(read.items[1].length, 25u);
-    EXPECT_EQ(read.items[1].kind, "none");
-    EXPECT_EQ(read.items[1].text, "");
-    EXPECT_FALSE(read.items[1].reply_server || read.items[1].reply_client);
-    EXPECT_EQ(read.items[2].kind, "not_jsonrpc");
-    EXPECT_TRUE(read.items[3].too_long);  // one byte over
-    EXPECT_EQ(read.items[3].length, 11u);
-    EXPECT_FALSE(read.items[4].too_long);  // exactly the limit is kept
-    EXPECT_EQ(read.items[4].text, std::string(10, 'z'));
-    EXPECT_EQ(read.items[4].kind, "parse_error");
-    EXPECT_LE(read.max_held, kMaxLine + chunk) << "chunks of " << chunk;
+  std::string stream = "{\"id\":1}\n" + std::string(250, 'x') + "\n{}\n" + std::string(11, 'y') + "\n" +
+                       std::string(10, 'z') + "\n" + std::string(37, 'w');
+  for (std::size_t chunk = 1; chunk <= kMaxChunk; ++chunk) {
+    SCOPED_TRACE("chunks of " + std::to_string(chunk));
+    std::vector<Snapshot> items = read_stream(stream, chunk, kMaxLine);
+    ASSERT_EQ(items.size(), 6u);
+    EXPECT_EQ(items[0].kind, "response");
+    EXPECT_EQ(items[0].text, "{\"id\":1}");
+    expect_too_long(items[1], 2, 250);
+    EXPECT_EQ(items[2].kind, "not_jsonrpc");
+    EXPECT_EQ(items[2].number, 3u);
+    expect_too_long(items[3], 4, 11);  // one byte over
+    EXPECT_FALSE(items[4].too_long);   // exactly the limit is kept
+    EXPECT_EQ(items[4].text, std::string(10, 'z'));
+    EXPECT_EQ(items[4].kind, "parse_error");
+    expect_too_long(items[5], 6, 37);  // reported by end()
   }
 }
 
-TEST(LineReader, TooLongLineAtTheEndOfTheStream) {
-  ReadResult read = read_stream("{}\n" + std::string(100, 'x'), 7, 10);
-  ASSERT_EQ(read.items.size(), 2u);
-  EXPECT_TRUE(read.items[1].too_long);
-  EXPECT_EQ(read.items[1].length, 100u);
-  EXPECT_LE(read.max_held, 17u);
-}
-
-TEST(LineReader, LastLineWithoutLFOnlyAtTheEnd) {
+TEST(LineReader, EndOfStreamWithoutLF) {
   jsonrpc::LineReader reader;
-  reader.append("{\"id\":1}\n{\"id\":2}");
-  jsonrpc::Lines first = reader.take();
+  jsonrpc::Batch first = reader.feed("{\"id\":1}\n{\"id\":");
   ASSERT_EQ(first.size(), 1u);
-  EXPECT_EQ(first.consumed(), 9u);
-  EXPECT_EQ(reader.buffered(), 8u);
-  jsonrpc::Lines last = reader.finish();
+  EXPECT_EQ(first[0].text(), "{\"id\":1}");
+  EXPECT_TRUE(reader.feed("2}").empty());  // no LF: nothing yet
+  jsonrpc::Batch last = reader.end();
+  ASSERT_TRUE(last.ok());
   ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].number(), 2u);
   EXPECT_EQ(last[0].text(), "{\"id\":2}");
   EXPECT_EQ(last[0].classification().id(), "2");
-  EXPECT_TRUE(reader.finish().empty());
+  EXPECT_EQ(last.bytes(), "{\"id\":2}");  // no LF in the batch either
+  EXPECT_TRUE(reader.end().empty());
 }
 
 TEST(LineReader, EmptyStreamAndEmptyLines) {
-  EXPECT_TRUE(read_stream("", 1).items.empty());
-  ReadResult read = read_stream("\n\r\n", 1);
-  ASSERT_EQ(read.items.size(), 2u);
-  EXPECT_EQ(read.items[0].kind, "empty");
-  EXPECT_EQ(read.items[1].text, "\r");
-  EXPECT_EQ(read.items[1].kind, "empty");
+  EXPECT_TRUE(read_stream("", 1).empty());
+  std::vector<Snapshot> items = read_stream("\n\r\n", 1);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].kind, "empty");
+  EXPECT_EQ(items[1].text, "\r");
+  EXPECT_EQ(items[1].kind, "empty");
+  jsonrpc::LineReader reader;
+  jsonrpc::Batch none = reader.feed(std::string_view());  // (NULL, 0): no bytes
+  EXPECT_TRUE(none.ok());
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.begin(), none.end());
 }
 
-TEST(LineReader, LinesOutliveTheReaderAndMoves) {
+TEST(LineReader, EndStartsANewStream) {
+  jsonrpc::LineReader reader(4);
+  ASSERT_EQ(reader.feed("a\nb\nlong").size(), 2u);
+  EXPECT_TRUE(reader.feed("er").empty());  // over the limit: being dropped
+  jsonrpc::Batch last = reader.end();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].number(), 3u);
+  EXPECT_TRUE(last[0].too_long());
+  EXPECT_EQ(last[0].length(), 6u);
+  jsonrpc::Batch next = reader.feed("{}\n");  // nothing of the old stream is left
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].number(), 1u);
+  EXPECT_EQ(next[0].text(), "{}");
+}
+
+// A batch is the reader's memory: intact whatever else runs, through a
+// move of the reader, until the reader's next call.
+TEST(LineReader, ABatchIsValidUntilTheNextCall) {
   std::optional<jsonrpc::LineReader> reader(std::in_place);
-  reader->append("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\"}\n[1]\n{\"partial\":");
-  jsonrpc::Lines lines = reader->take();
-  reader->append(std::string(4096, ' '));  // the reader's buffer moves on
-  reader.reset();                          // and goes away
-  jsonrpc::Lines moved(std::move(lines));
-  EXPECT_TRUE(lines.empty());  // NOLINT(bugprone-use-after-move)
-  EXPECT_EQ(lines.begin(), lines.end());
-  ASSERT_EQ(moved.size(), 2u);
-  std::vector<jsonrpc::Line> items(moved.begin(), moved.end());
-  jsonrpc::Lines target;
-  target = std::move(moved);
+  jsonrpc::Batch batch = reader->feed("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\"}\n[1]\n{\"partial\":");
+  jsonrpc::LineReader other;
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(other.feed(std::string(1000, ' ') + "\n[2]\n").size(), 2u);
+    ASSERT_EQ(jsonrpc::classify("{\"id\":{}}").kind(), Kind::response);
+  }
+  jsonrpc::LineReader moved(std::move(*reader));
+  EXPECT_FALSE(reader->valid());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+  reader.reset();
+  ASSERT_EQ(batch.size(), 2u);
+  std::vector<jsonrpc::Line> items(batch.begin(), batch.end());
   EXPECT_EQ(items[0].text(), "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\"}");
   EXPECT_EQ(items[0].classification().id(), "\"a\"");
+  EXPECT_EQ(items[0].classification().method(), "m");
   EXPECT_EQ(items[1].text(), "[1]");
   EXPECT_EQ(items[1].classification().kind(), Kind::batch);
   EXPECT_TRUE(items[1].classification().reply(Role::server).has_value());
   EXPECT_FALSE(items[1].classification().reply(Role::client).has_value());
-  target = jsonrpc::Lines();  // frees; the views are gone with it
-  EXPECT_TRUE(target.empty());
+  // The moved reader kept the stream: the partial line is still pending.
+  jsonrpc::Batch rest = moved.feed("1}\n");
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].number(), 3u);
+  EXPECT_EQ(rest[0].text(), "{\"partial\":1}");
 }
 
-// A long line that arrives in many pieces comes out once, whole, when its
-// LF arrives; until then take() returns nothing and the reader holds it
-// all (without calling the library over it again at every piece).
-TEST(LineReader, LongLineInManyPieces) {
-  const std::string line = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"m\",\"params\":\"" +
-                           std::string(std::size_t{2} << 20, 'p') + "\"}";
-  jsonrpc::LineReader reader;
-  const std::size_t piece = 4096;
-  for (std::size_t pos = 0; pos < line.size(); pos += piece) {
-    reader.append(std::string_view(line).substr(pos, piece));
-    ASSERT_TRUE(reader.take().empty()) << "at " << pos;
-    ASSERT_EQ(reader.buffered(), std::min(pos + piece, line.size()));
-  }
-  reader.append("\n{}");
-  jsonrpc::Lines lines = reader.take();
-  ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0].text(), line);
-  EXPECT_EQ(lines[0].classification().kind(), Kind::request);
-  EXPECT_EQ(lines[0].classification().id(), "7");
-  EXPECT_EQ(reader.buffered(), 2u);
-  jsonrpc::Lines last = reader.finish();
-  ASSERT_EQ(last.size(), 1u);
-  EXPECT_EQ(last[0].text(), "{}");
-}
-
-TEST(LineReader, MovedReaderKeepsItsStream) {
-  jsonrpc::LineReader a(5);
-  a.append("12345678");  // over the limit, dropped as it comes
-  EXPECT_TRUE(a.take().empty());
-  EXPECT_EQ(a.buffered(), 0u);
+TEST(LineReader, AnEmptyReaderRefusesEveryCall) {
+  jsonrpc::LineReader a;
   jsonrpc::LineReader b(std::move(a));
-  b.append("9\n{}\n");
-  jsonrpc::Lines lines = b.take();
-  ASSERT_EQ(lines.size(), 2u);
-  EXPECT_TRUE(lines[0].too_long());
-  EXPECT_EQ(lines[0].length(), 9u);
-  EXPECT_EQ(lines[1].classification().kind(), Kind::not_jsonrpc);
+  ASSERT_TRUE(b.valid());
+  EXPECT_FALSE(a.valid());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(a.raw(), nullptr);
+  jsonrpc::Batch fed = a.feed("{}\n");
+  EXPECT_EQ(fed.status(), Status::null_argument);
+  EXPECT_TRUE(fed.empty());
+  EXPECT_EQ(a.end().status(), Status::null_argument);
+  a = std::move(b);  // move assignment frees nothing twice
+  EXPECT_EQ(a.feed("{}\n").size(), 1u);
+  EXPECT_FALSE(b.valid());  // NOLINT(bugprone-use-after-move)
+}
+
+// A long line that arrives in many small pieces comes out once, whole, when
+// its LF arrives, and costs linear time: a reader that searched or copied
+// the held bytes again at each of these 2^18 pieces would take about 2^39
+// byte steps (minutes; hours under valgrind), where a linear one takes
+// about 2^22.
+TEST(LineReader, LongLineInSmallPiecesStaysLinear) {
+  constexpr std::size_t kPiece = 16;
+  const std::string line = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"m\",\"params\":\"" +
+                           std::string(std::size_t{4} << 20, 'p') + "\"}";
+  jsonrpc::LineReader reader;
+  for (std::size_t pos = 0; pos < line.size(); pos += kPiece) {
+    jsonrpc::Batch batch = reader.feed(std::string_view(line).substr(pos, kPiece));
+    ASSERT_TRUE(batch.ok() && batch.empty()) << "at " << pos;
+  }
+  jsonrpc::Batch batch = reader.feed("\n{}");
+  ASSERT_EQ(batch.size(), 1u);
+  EXPECT_EQ(batch[0].text(), line);
+  EXPECT_EQ(batch[0].classification().kind(), Kind::request);
+  EXPECT_EQ(batch[0].classification().id(), "7");
+  EXPECT_EQ(batch[0].classification().params_span()->in(batch[0].text()).size(), (std::size_t{4} << 20) + 2);
+  jsonrpc::Batch last = reader.end();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].number(), 2u);
+  EXPECT_EQ(last[0].text(), "{}");
 }
 
 }  // namespace

@@ -195,12 +195,11 @@ def test_frees_are_harmless_twice() -> None:
     _ffi.lib.jsonrpc_string_free(s)
     assert not s.ptr and s.len == 0
     _ffi.lib.jsonrpc_string_free(s)
-    state = _ffi.JsonRpcLineState(0, 0)
-    lines = _ffi.lib.jsonrpc_classify_lines(b"{}\n[]\n", 6, True, state)
-    assert lines.status == 0 and lines.count == 2 and lines.consumed == 6
-    _ffi.lib.jsonrpc_lines_free(lines)
-    assert not lines.items and lines.count == 0
-    _ffi.lib.jsonrpc_lines_free(lines)
+    reader = _ffi.lib.jsonrpc_reader_new(0)
+    batch = _ffi.JsonRpcBatch()
+    assert _ffi.lib.jsonrpc_reader_feed(reader, b"{}\n[]\n", 6, batch) == 0 and batch.count == 2
+    _ffi.lib.jsonrpc_reader_free(reader)
+    _ffi.lib.jsonrpc_reader_free(None)
 
 
 def test_log_value() -> None:
@@ -212,7 +211,7 @@ def test_log_value() -> None:
 
 
 def test_versions() -> None:
-    assert je.ABI_VERSION == 1
+    assert je.ABI_VERSION == 2
     assert je.__version__ == je.library_version()
     assert all(part.isdigit() for part in je.__version__.split(".")[:2])
 
@@ -311,7 +310,7 @@ def test_the_scratch_overflows_into_an_allocation_that_is_freed() -> None:
     status = _ffi.lib.jsonrpc_classify_into(REQUEST, len(REQUEST), out, ctypes.addressof(scratch), len(scratch))
     assert status == 0 and not out.storage and out.id.ptr == ctypes.addressof(scratch)
     je.classify(line)
-    assert _api._free_slots and not any(slot[1]._obj.storage for slot in _api._free_slots)
+    assert _api._free_slots and not any(slot[2]._obj.storage for slot in _api._free_slots)
 
 
 def test_a_call_interrupting_another_on_the_same_thread_gets_its_own_slot(
@@ -350,7 +349,7 @@ def test_the_classify_into_arguments_are_the_declared_types() -> None:
     # keeps the GIL.
     assert _ffi.classify_into.restype is None and _ffi.classify_into.argtypes is None
     assert _ffi.classify_into._flags_ & ctypes._FUNCFLAG_PYTHONAPI
-    image, out_ref, scratch, view, base = _api._new_slot()
+    image, _, out_ref, scratch, view, base = _api._new_slot()
     assert argtypes[0] is ctypes.c_char_p  # given `bytes`, passed as is
     # The sizes are what the declared type's own conversion makes of them.
     assert argtypes[1] is argtypes[4] is ctypes.c_size_t

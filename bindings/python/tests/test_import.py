@@ -84,16 +84,19 @@ def fake_library(tmp_path: Any, source: str) -> str:
 
 @pytest.mark.skipif(not CC, reason="no C compiler to build a fake library")
 def test_a_library_of_another_abi_is_refused(subprocess_env: Dict[str, str], tmp_path: Any) -> None:
-    """A stand-in library that says ABI 2 (the real one cannot be made to
-    lie): refused at import, with both versions in the message."""
+    """A stand-in library that says another ABI (the real one cannot be made
+    to lie): refused at import, with both versions in the message."""
+    from jsonrpc_envelope import _ffi
+
+    other = _ffi.ABI_VERSION + 1
     subprocess_env["JSONRPC_ENVELOPE_LIB"] = fake_library(
         tmp_path,
         "#include <stdint.h>\n"
-        "uint32_t jsonrpc_abi_version(void) { return 2; }\n"
+        f"uint32_t jsonrpc_abi_version(void) {{ return {other}; }}\n"
         'const char *jsonrpc_version(void) { return "9.0.0"; }\n',
     )
     message = import_error(run_import(subprocess_env))
-    assert "ABI version 2" in message and "ABI version 1" in message
+    assert f"ABI version {other}" in message and f"ABI version {_ffi.ABI_VERSION}" in message
 
 
 @pytest.mark.skipif(not CC, reason="no C compiler to build a fake library")
@@ -105,8 +108,10 @@ def test_a_library_that_is_not_ours_is_refused(subprocess_env: Dict[str, str], t
 
 @pytest.mark.skipif(not CC, reason="no C compiler to build a fake library")
 def test_a_library_missing_a_function_is_refused(subprocess_env: Dict[str, str], tmp_path: Any) -> None:
+    from jsonrpc_envelope import _ffi
+
     subprocess_env["JSONRPC_ENVELOPE_LIB"] = fake_library(
-        tmp_path, "#include <stdint.h>\nuint32_t jsonrpc_abi_version(void) { return 1; }\n"
+        tmp_path, f"#include <stdint.h>\nuint32_t jsonrpc_abi_version(void) {{ return {_ffi.ABI_VERSION}; }}\n"
     )
     message = import_error(run_import(subprocess_env))
     assert "lacks jsonrpc_classify" in message

@@ -66,17 +66,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &server{out: bufio.NewWriter(stdout), log: log.New(stderr, "echo-server: ", 0)}
 	s.log.Printf("ready (library %s, MCP %s)", envelope.Version(), protocolVersion)
 	rd := envelope.NewReader(stdin, envelope.WithMaxLine(*maxLine))
-	for n := 1; ; n++ {
+	defer rd.Close()
+	var lines uint64
+	for {
 		ln, err := rd.Next()
 		if err == io.EOF {
-			s.log.Printf("end of input after %d lines", n-1)
+			s.log.Printf("end of input after %d lines", lines)
 			return 0
 		}
 		if err != nil {
 			s.log.Printf("reading stdin: %v", err)
 			return 1
 		}
-		if err := s.handle(n, &ln); err != nil {
+		lines = ln.Number
+		if err := s.handle(&ln); err != nil {
 			s.log.Printf("writing stdout: %v", err)
 			return 1
 		}
@@ -91,8 +94,9 @@ type server struct {
 // safe renders peer text for a log line.
 func safe(b []byte) string { return envelope.LogValue(b) }
 
-// handle does what line n is owed.
-func (s *server) handle(n int, ln *envelope.Line) error {
+// handle does what a line is owed.
+func (s *server) handle(ln *envelope.Line) error {
+	n := ln.Number
 	if ln.TooLong {
 		s.log.Printf("line %d: %d bytes, over the limit: skipped", n, ln.Len)
 		return nil

@@ -11,8 +11,8 @@ int main() {
     return 1;
   }
   jsonrpc::LineReader reader;
-  reader.append("server banner\n{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no\"}}\n");
-  jsonrpc::Lines lines = reader.take();
+  jsonrpc::Batch lines =
+      reader.feed("server banner\n{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no\"}}\n");
   bool ok = lines.size() == 2 && lines[0].classification().kind() == jsonrpc::Kind::parse_error &&
             lines[1].classification().names_no_request();
   for (jsonrpc::Line line : lines) {

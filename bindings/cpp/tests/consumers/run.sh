@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh PREFIX WORKDIR: builds and runs programs against a jsonrpc-envelope
+# run.sh PREFIX WORKDIR ABI: builds and runs programs against a jsonrpc-envelope
 # installed in PREFIX (by `make install PREFIX=...`), using nothing of the
 # source tree: a C program through pkg-config (shared, then static) and
 # C/C++ programs through CMake's find_package (shared and static targets).
@@ -10,6 +10,7 @@ set -euo pipefail
 
 prefix=$1
 work=$2
+soname=libjsonrpc_envelope.so.$3
 here=$(cd "$(dirname "$0")" && pwd)
 CC=${CC:-cc}
 CXX=${CXX:-c++}
@@ -31,9 +32,9 @@ step() { echo "consumers: $*"; }
 # The shared library each dynamic program loads must be the installed one.
 loads_from_prefix() {
     local program=$1 resolved
-    resolved=$(ldd "$program" | awk '$1 == "libjsonrpc_envelope.so.1" { print $3 }')
-    [ "$resolved" = "$prefix/lib/libjsonrpc_envelope.so.1" ] ||
-        fail "$program loads libjsonrpc_envelope.so.1 from '${resolved:-nowhere}', not $prefix/lib"
+    resolved=$(ldd "$program" | awk -v soname="$soname" '$1 == soname { print $3 }')
+    [ "$resolved" = "$prefix/lib/$soname" ] ||
+        fail "$program loads $soname from '${resolved:-nowhere}', not $prefix/lib"
 }
 
 # A statically linked program has no libjsonrpc_envelope in its NEEDED list.

@@ -9,7 +9,7 @@ std::string kind_in_unit_a(std::string_view line);
 
 std::string kind_in_unit_a(std::string_view line) {
   jsonrpc::LineReader reader;
-  reader.append(line);
-  jsonrpc::Lines lines = reader.finish();
-  return lines.size() == 1 ? std::string(to_string(lines[0].classification().kind())) : std::string("?");
+  if (!reader.feed(line).empty()) return "?";
+  jsonrpc::Batch last = reader.end();
+  return last.size() == 1 ? std::string(to_string(last[0].kind())) : std::string("?");
 }

@@ -56,7 +56,7 @@ from ._ffi import (
     CONSTANTS,
     JsonRpcClassification,
     JsonRpcLine,
-    JsonRpcLineState,
+    JsonRpcBatch,
     JsonRpcSpan,
     JsonRpcStr,
     classify_into,
@@ -78,8 +78,8 @@ __all__ = [
     "read_messages",
 ]
 
-#: The library's default line limit (the header: "0 means the default, 16 MiB").
-DEFAULT_MAX_LINE = 16 * 1024 * 1024
+#: The library's default line limit.
+DEFAULT_MAX_LINE: int = lib.jsonrpc_default_max_line()
 
 #: How much ``read_messages`` asks its stream for at a time.
 DEFAULT_CHUNK_SIZE = 64 * 1024
@@ -95,68 +95,66 @@ class EnvelopeError(RuntimeError):
     every line, however broken, has a classification."""
 
 
-class Kind(str, Enum):
-    """What a line is (SPEC §2). Members are strings: ``Kind.REQUEST == "request"``."""
-
-    EMPTY = "empty"
-    PARSE_ERROR = "parse_error"
-    BATCH = "batch"
-    NOT_OBJECT = "not_object"
-    INVALID_REQUEST = "invalid_request"
-    REQUEST = "request"
-    NOTIFICATION = "notification"
-    RESPONSE = "response"
-    NOT_JSONRPC = "not_jsonrpc"
+class _Name(str, Enum):
+    """An enum whose members are the library's names, as strings:
+    ``Kind.REQUEST == "request"``, ``str(Kind.REQUEST) == "request"``."""
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
 
 
-class IdKind(str, Enum):
-    """What the ``id`` member holds (SPEC §3). Members are strings."""
-
-    ABSENT = "absent"
-    NULL = "null"
-    STRING = "string"
-    NUMBER = "number"
-    OBJECT = "object"
-    ARRAY = "array"
-    BOOLEAN = "boolean"
-
-    def __str__(self) -> str:
-        return self.value
+def _library_names(name_of: Any) -> Dict[int, str]:
+    """Every value the library names, with its name (an enum's values are
+    small, and the library says NULL for a value that is no member)."""
+    names = {}
+    for code in range(256):
+        name = name_of(code)
+        if name is not None:
+            names[code] = name.decode("ascii")
+    return names
 
 
-class Role(str, Enum):
-    """Which endpoint reads a line (SPEC §4). Members are strings.
-
-    ``SERVER`` reads its client's input (an MCP server's stdin); ``CLIENT``
-    reads a server's output (a host reading a server's stdout).
-    """
-
-    SERVER = "server"
-    CLIENT = "client"
-
-    def __str__(self) -> str:
-        return self.value
+def _enum(name: str, doc: str, names: Dict[int, str]) -> Any:
+    enum = _Name(name, [(text.upper(), text) for text in names.values()], module=__name__)
+    enum.__doc__ = doc
+    return enum
 
 
-def _codes(enum: Any, prefix: str) -> Tuple[Any, ...]:
-    """A table from the C value to the member (None where the C value has no member)."""
-    by_code: Dict[int, Any] = {CONSTANTS[prefix + member.name]: member for member in enum}
-    return tuple(by_code.get(code) for code in range(max(by_code) + 1))
+_KIND_NAMES = _library_names(lib.jsonrpc_kind_name)
+_ID_KIND_NAMES = _library_names(lib.jsonrpc_id_kind_name)
+_ROLE_NAMES = _library_names(lib.jsonrpc_role_name)
+
+#: What a line is (SPEC §2), as the library names it: ``Kind.REQUEST``,
+#: ``Kind.PARSE_ERROR``, ... and ``Kind.TOO_LONG``, the kind of a line over
+#: ``read_messages``' limit.
+Kind: Any = _enum("Kind", "What a line is (SPEC §2). Members are strings.", _KIND_NAMES)
+#: What the ``id`` member holds (SPEC §3): ``IdKind.NUMBER``, ...
+IdKind: Any = _enum("IdKind", "What the ``id`` member holds (SPEC §3). Members are strings.", _ID_KIND_NAMES)
+#: Which endpoint reads a line (SPEC §4): ``Role.SERVER`` reads its client's
+#: input (an MCP server's stdin); ``Role.CLIENT`` reads a server's output (a
+#: host reading a server's stdout).
+Role: Any = _enum("Role", "Which endpoint reads a line (SPEC §4). Members are strings.", _ROLE_NAMES)
 
 
-_KIND_BY_CODE: Tuple[Optional[Kind], ...] = _codes(Kind, "JSONRPC_KIND_")
-_ID_KIND_BY_CODE: Tuple[Optional[IdKind], ...] = _codes(IdKind, "JSONRPC_ID_")
+def _codes(names: Dict[int, str], enum: Any) -> Tuple[Any, ...]:
+    """A table from the C value to the member (None where the value has none)."""
+    return tuple(enum(names[code]) if code in names else None for code in range(max(names) + 1))
+
+
+_KIND_BY_CODE: Tuple[Any, ...] = _codes(_KIND_NAMES, Kind)
+_ID_KIND_BY_CODE: Tuple[Any, ...] = _codes(_ID_KIND_NAMES, IdKind)
 _KIND_CODES = len(_KIND_BY_CODE)
-_ROLE_CODE: Dict[str, int] = {
-    role.value: CONSTANTS["JSONRPC_ROLE_" + role.name] for role in Role
-}
-_STATUS_NAME: Dict[int, str] = {
-    value: name for name, value in CONSTANTS.items() if name.startswith("JSONRPC_STATUS_")
-}
+_TOO_LONG_CODE = CONSTANTS["JSONRPC_KIND_TOO_LONG"]
+# The kind of each code a classification may have (never too_long: only
+# TooLong has it).
+_KIND_OF_LINE: Tuple[Any, ...] = tuple(
+    None if code == _TOO_LONG_CODE else kind for code, kind in enumerate(_KIND_BY_CODE)
+)
+_ROLE_CODE: Dict[str, int] = {name: code for code, name in _ROLE_NAMES.items()}
+_ROLE_SERVER = CONSTANTS["JSONRPC_ROLE_SERVER"]
+_STATUS_NAME: Dict[int, str] = _library_names(lib.jsonrpc_status_name)
 _STATUS_OK = CONSTANTS["JSONRPC_STATUS_OK"]
+_STATUS_OUT_OF_MEMORY = CONSTANTS["JSONRPC_STATUS_OUT_OF_MEMORY"]
 _STATUS_UNKNOWN_ROLE = CONSTANTS["JSONRPC_STATUS_UNKNOWN_ROLE"]
 
 # ---- the layout of the C structures, from ctypes (never hard-coded) --------
@@ -201,25 +199,25 @@ def _picker(*paths: str, codes: Optional[str] = None) -> Tuple[struct.Struct, in
 # whether any string must be copied from the library: a reason or a reply,
 # or a method with an escape (decoded shorter than its raw text). The
 # method's pointer is not read here (a pointer makes a new int object): a
-# method that is not a string has none, which `Classification.method` reads
-# from the image.
+# method that is a string has a span that starts with a quote, which
+# `Classification.method` reads from the line.
 _PICK, _PICK_AT = _picker(
     "kind",
+    "method_span.len",
     "method.len",
     "reason.ptr",
     "reply_server.ptr",
     "reply_client.ptr",
-    "method_span.len",
     codes="I" + _WORD_CODE * 5,
 )
 # The same, and the storage of a jsonrpc_classify_into result.
 _PICK_OUT, _ = _picker(
     "kind",
+    "method_span.len",
     "method.len",
     "reason.ptr",
     "reply_server.ptr",
     "reply_client.ptr",
-    "method_span.len",
     "storage",
     codes="I" + _WORD_CODE * 6,
 )
@@ -241,14 +239,18 @@ _SPAN = struct.Struct("=" + _WORD_CODE * 2)
 _SPANS = struct.Struct("=" + _WORD_CODE * 10)
 _SPANS_AT = _offset("id_span")
 assert _offset("error_span") == _SPANS_AT + 4 * sizeof(JsonRpcSpan)
-# (pointer, span offset, span length) of the id and of the method.
-_ID, _ID_AT = _picker("id.ptr", "id_span.offset", "id_span.len")
-_METHOD, _METHOD_AT = _picker("method.ptr", "method_span.offset", "method_span.len")
+_ID_AT = _offset("id_span")
+_METHOD_AT = _offset("method_span")
+# What a Classification keeps of the C result: the part before its strings
+# (kinds, flags, spans), which the header puts first for this.
+_REC_SIZE = _offset("id")
+assert _offset("error_span") + sizeof(JsonRpcSpan) == _REC_SIZE
 _JSONRPC_2_0_AT = _offset("jsonrpc_2_0")
 _HAS_RESULT_AT = _offset("has_result")
 _HAS_ERROR_AT = _offset("has_error")
 _NAMES_NO_REQUEST_AT = _offset("names_no_request")
 _SPAN_NAMES = ("id", "method", "params", "result", "error")
+_QUOTE = ord('"')
 assert sizeof(JsonRpcStr) == 2 * _WORD and sizeof(JsonRpcSpan) == 2 * _WORD
 
 # The reusable results and scratch buffers of classify() (see _new_slot)
@@ -265,8 +267,10 @@ _give_slot = _free_slots.append
 
 _classify_into = classify_into
 _classification_free = lib.jsonrpc_classification_free
-_classify_lines = lib.jsonrpc_classify_lines
-_lines_free = lib.jsonrpc_lines_free
+_reader_new = lib.jsonrpc_reader_new
+_reader_feed = lib.jsonrpc_reader_feed
+_reader_end = lib.jsonrpc_reader_end
+_reader_free = lib.jsonrpc_reader_free
 _log_value = lib.jsonrpc_log_value
 _invalid_reply = lib.jsonrpc_invalid_reply
 _string_free = lib.jsonrpc_string_free
@@ -322,6 +326,15 @@ def _copy_strings(rec: bytes) -> Tuple[Optional[str], ...]:
     """Copies method, reason and both replies out of a live result."""
     mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
     return (_text(mp, ml), _text(rp, rl), _text(sp, sl), _text(cp, cl))
+
+
+def _batch_text(texts: bytes, texts_at: int, ptr: int, length: int) -> Optional[str]:
+    """A string of a batch item (pointer, length) as str, or None when absent,
+    read from the batch's texts copied to ``texts`` from address ``texts_at``."""
+    if not ptr:
+        return None
+    at = ptr - texts_at
+    return str(texts[at : at + length], "utf-8")
 
 
 # ---- the classification ----------------------------------------------------
@@ -391,8 +404,8 @@ class Classification(tuple):  # type: ignore[type-arg]
         """The id's exact JSON text as it stood in the line (``'7'``,
         ``'"a\\u0062"'``, ``'null'``, ``'12345678901234567890'``), or None when
         there is no ``id`` member. Never re-encoded, never rounded."""
-        ptr, offset, length = _ID.unpack_from(self[2], _ID_AT)
-        if not ptr:
+        offset, length = _SPAN.unpack_from(self[2], _ID_AT)
+        if not length:
             return None
         line: bytes = self[1]
         return line[offset : offset + length].decode("utf-8")
@@ -417,11 +430,11 @@ class Classification(tuple):  # type: ignore[type-arg]
         if strings is not None:
             method: Optional[str] = strings[0]
             return method
-        ptr, offset, length = _METHOD.unpack_from(self[2], _METHOD_AT)
-        if not ptr:
-            return None
-        # No escape in it (see the module's notes): the raw text is the text.
+        offset, length = _SPAN.unpack_from(self[2], _METHOD_AT)
         line: bytes = self[1]
+        if not length or line[offset] != _QUOTE:
+            return None  # no method, or one that is not a string
+        # No escape in it (see the module's notes): the raw text is the text.
         return line[offset + 1 : offset + length - 1].decode("utf-8")
 
     @property
@@ -519,7 +532,7 @@ class Classification(tuple):  # type: ignore[type-arg]
         strings = self[3]
         if strings is None:
             return None
-        reply: Optional[str] = strings[2] if code == _ROLE_CODE["server"] else strings[3]
+        reply: Optional[str] = strings[2] if code == _ROLE_SERVER else strings[3]
         return reply
 
     def to_dict(self) -> Dict[str, Any]:
@@ -567,33 +580,44 @@ class Classification(tuple):  # type: ignore[type-arg]
         return (Classification, (tuple(self),))
 
 
-def _from_rec(rec: bytes, line: bytes, role: Optional[Role]) -> Classification:
-    """A Classification from a live result's image (strings are copied now,
-    so call it before the result is freed)."""
-    code, m_len, r_ptr, s_ptr, c_ptr, m_span = _PICK.unpack_from(rec, _PICK_AT)
+def _from_rec(
+    rec: bytes, line: bytes, role: Optional[Role], texts: Optional[bytes] = None, texts_at: int = 0
+) -> Classification:
+    """A Classification from a result's image: a batch item's, whose strings
+    are read from the batch's copied ``texts``, or (without ``texts``) a
+    live result's, whose strings are copied now, before it is freed."""
+    code, m_span, m_len, r_ptr, s_ptr, c_ptr = _PICK.unpack_from(rec, _PICK_AT)
     strings = None
-    if r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
+    if (r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span)) and texts is None:
         strings = _copy_strings(rec)
-    kind = _KIND_BY_CODE[code] if code < _KIND_CODES else None
+    elif r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
+        mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
+        strings = tuple(
+            _batch_text(texts, texts_at, p, n) for p, n in ((mp, ml), (rp, rl), (sp, sl), (cp, cl))
+        )
+    kind = _KIND_OF_LINE[code] if code < _KIND_CODES else None
     if kind is None:
         reason = strings[1] if strings else None
         raise EnvelopeError(
             f"the library could not classify the line (kind {code}): {reason or 'no reason given'}"
         )
-    return Classification((kind, line, rec, strings, role))
+    return Classification((kind, line, rec[:_REC_SIZE], strings, role))
 
 
 def _new_slot() -> Tuple[Any, ...]:
     """A result and a scratch buffer for one ``jsonrpc_classify_into`` call at
-    a time: the result's bytes as a memoryview (whose ``tobytes()`` takes
-    its image: a third of the time of ``bytes()`` of the structure, which
-    asks ctypes for a buffer at every call), then &out and &scratch as the
-    call is given them (see _ffi.classify_into), then the scratch's bytes as
-    a memoryview and its address, for reading strings back."""
+    a time: the result's bytes as a memoryview, and its part before the
+    strings (whose ``tobytes()`` is what a Classification keeps; faster than
+    ``bytes()`` of the structure, which asks ctypes for a buffer at every
+    call), then &out and &scratch as the call is given them (see
+    _ffi.classify_into), then the scratch's bytes as a memoryview and its
+    address, for reading strings back."""
     out = JsonRpcClassification()
     scratch = (ctypes.c_ubyte * SCRATCH_SIZE)()
+    image = memoryview(out).cast("B")
     return (
-        memoryview(out).cast("B"),
+        image,
+        image[:_REC_SIZE],
         ctypes.byref(out),
         ctypes.byref(scratch),  # a uint8_t * to its first byte
         memoryview(scratch).cast("B"),
@@ -649,7 +673,7 @@ def classify(
         slot = _take_slot()
     except IndexError:
         slot = _new_slot()
-    image, out_ref, scratch, view, base = slot
+    image, head, out_ref, scratch, view, base = slot
     n = len(data)
     length = (_LENGTHS[n] if n < _LENGTHS_CACHED else None) or _length(n)
     storage = True  # until read: jsonrpc_classification_free is always correct
@@ -658,11 +682,11 @@ def classify(
         # the slot's scratch, or (when they did not fit) in its storage.
         # What is needed is copied out before the slot is given back.
         _classify_into(data, length, out_ref, scratch, _SCRATCH_LEN)
-        rec = image.tobytes()
-        code, m_len, r_ptr, s_ptr, c_ptr, m_span, storage = _PICK_OUT.unpack_from(rec, _PICK_AT)
+        code, m_span, m_len, r_ptr, s_ptr, c_ptr, storage = _PICK_OUT.unpack_from(image, _PICK_AT)
+        rec = head.tobytes()
         strings = None
         if r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
-            mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
+            mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(image, _STRS_AT)
             strings = (
                 _scratch_text(view, base, mp, ml),
                 _scratch_text(view, base, rp, rl),
@@ -673,7 +697,7 @@ def classify(
         if storage:
             _classification_free(out_ref)
         _give_slot(slot)
-    kind = _KIND_BY_CODE[code] if code < _KIND_CODES else None
+    kind = _KIND_OF_LINE[code] if code < _KIND_CODES else None
     if kind is None:
         raise EnvelopeError(
             f"the library could not classify the line: {strings and strings[1] or 'no reason given'}"
@@ -730,7 +754,7 @@ class TooLong:
     holding it (SPEC §6). It is owed no reply in either role."""
 
     __slots__ = ("length",)
-    kind = "too_long"
+    kind = Kind(_KIND_NAMES[_TOO_LONG_CODE])
     reply_server = None
     reply_client = None
 
@@ -779,10 +803,11 @@ def read_messages(
 
     The stream is read ``chunk_size`` bytes at a time (with ``read1`` where
     the stream has it, so a pipe's lines come as soon as they arrive), and
-    each chunk's lines are classified in one call into the library
-    (``jsonrpc_classify_lines``). ``role``, if given, is the default of
+    handed to the library's stream reader, which classifies the lines each
+    chunk completes in the same call. ``role``, if given, is the default of
     ``Classification.reply()``. Memory stays within about ``max_line +
-    chunk_size`` bytes plus the lines of one chunk.
+    chunk_size`` bytes plus the lines of one chunk. The library's reader is
+    freed when the iteration ends, fails, or is closed or dropped.
     """
     if isinstance(max_line, bool) or not isinstance(max_line, int):
         raise TypeError(f"max_line must be an int, not {type(max_line).__name__}")
@@ -801,87 +826,54 @@ def read_messages(
 def _read_messages(
     read: Any, max_line: int, role: Optional[Role], chunk_size: int
 ) -> Iterator[Message]:
-    state = JsonRpcLineState(max_line, 0)
-    # Bytes the library has not consumed yet. Normally `pending`, the tail
-    # of the last buffer (part of one line). While a line longer than what
-    # a read returns comes in, its bytes are gathered in `held` instead, and
-    # the library is called only once an LF arrives or the line passes
-    # max_line: passing a growing buffer at every read would make a long
-    # line cost quadratic time.
-    pending = b""
-    held: Optional[bytearray] = None
-    while True:
-        chunk = read(chunk_size)
-        if type(chunk) is not bytes:
-            if chunk is None:
-                raise ValueError("read_messages needs a blocking stream (read returned None)")
-            if not isinstance(chunk, (bytes, bytearray, memoryview)):
-                raise TypeError(
-                    f"read_messages needs a binary stream (read returned {type(chunk).__name__})"
-                )
-            chunk = bytes(chunk)
-        end = not chunk
-        no_line_ends = not end and b"\n" not in chunk
-        if held is not None:
-            held += chunk
-            if no_line_ends and len(held) <= max_line:
-                continue
-            consumed, messages = _classify_chunk(held, end, state, role)
-            del held[:consumed]
-            if len(held) <= chunk_size:
-                pending, held = bytes(held), None
-        elif no_line_ends and len(pending) + len(chunk) <= max_line and not state.too_long_bytes:
-            held = bytearray(pending)
-            held += chunk
-            pending = b""
-            continue
-        else:
-            data = pending + chunk if pending else chunk
-            consumed, messages = _classify_chunk(data, end, state, role)
-            pending = data[consumed:]
-        if messages:
-            yield from messages
-        if end:
-            return
-
-
-def _classify_chunk(
-    data: Union[bytes, bytearray], end: bool, state: JsonRpcLineState, role: Optional[Role]
-) -> Tuple[int, Any]:
-    """One call of jsonrpc_classify_lines over `data`; returns (consumed,
-    messages). A bytearray is passed without a copy, and its export is
-    released before returning (the caller then resizes it)."""
-    buffer: Any = data
-    if isinstance(data, bytearray):
-        buffer = (ctypes.c_char * len(data)).from_buffer(data) if data else None
-    result = _classify_lines(buffer, len(data), end, state)
+    reader = _reader_new(max_line)
+    if not reader:
+        raise MemoryError("jsonrpc_reader_new: out of memory")
+    batch = JsonRpcBatch()
+    batch_ref = ctypes.byref(batch)
     try:
-        status = result.status
-        if status != _STATUS_OK:
-            raise EnvelopeError(
-                f"jsonrpc_classify_lines failed: {_STATUS_NAME.get(status, status)}"
-            )
-        consumed: int = result.consumed
-        count: int = result.count
-        if not count:
-            return consumed, None
-        raw = string_at(result.items, count * _ITEM)
-        if isinstance(data, bytes) and not _strings_needed(raw, count, data):
-            fast = data
-        else:
-            # Lines too long, or that need the library's own strings, or
-            # from gathered bytes: item by item (before the result is freed).
-            with memoryview(data) as view:
-                return consumed, _slow_items(raw, count, view, role)
+        while True:
+            chunk = read(chunk_size)
+            if type(chunk) is not bytes:
+                if chunk is None:
+                    raise ValueError("read_messages needs a blocking stream (read returned None)")
+                if not isinstance(chunk, (bytes, bytearray, memoryview)):
+                    raise TypeError(
+                        f"read_messages needs a binary stream (read returned {type(chunk).__name__})"
+                    )
+                chunk = bytes(chunk)
+            if chunk:
+                status = _reader_feed(reader, chunk, len(chunk), batch_ref)
+            else:
+                status = _reader_end(reader, batch_ref)
+            if status != _STATUS_OK:
+                if status == _STATUS_OUT_OF_MEMORY:
+                    raise MemoryError("the library's reader ran out of memory")
+                raise EnvelopeError(f"the library's reader failed: {_STATUS_NAME.get(status, status)}")
+            if batch.count:
+                # Copied out now: the batch is the reader's until its next call.
+                yield from _messages(batch, role)
+            if not chunk:
+                return
     finally:
-        _lines_free(result)
-        del buffer
-    return consumed, _fast_items(raw, count, fast, role)
+        _reader_free(reader)
+
+
+def _messages(batch: JsonRpcBatch, role: Optional[Role]) -> Any:
+    """A batch's messages, copied out of the reader in three pieces (items,
+    line bytes, strings) and built column by column where no item needs a
+    string of the library's own, item by item otherwise."""
+    count: int = batch.count
+    raw = string_at(batch.items, count * _ITEM)
+    data = string_at(batch.bytes, batch.bytes_len) if batch.bytes_len else b""
+    if not _strings_needed(raw, count, data):
+        return _fast_items(raw, count, data, role)
+    texts = string_at(batch.texts, batch.texts_len) if batch.texts_len else b""
+    return _slow_items(raw, count, data, texts, batch.texts or 0, role)
 
 
 # Where the columns of the items array start (bytes into the array); each
 # column is read as a strided memoryview, one entry every _ITEM bytes.
-_COL_TOO_LONG = JsonRpcLine.too_long.offset
 _COL_OFFSET = JsonRpcLine.offset.offset
 _COL_LEN = JsonRpcLine.len.offset
 _COL_KIND = _CLS_IN_ITEM + _offset("kind")
@@ -893,7 +885,7 @@ _COL_METHOD_LEN = _CLS_IN_ITEM + _offset("method.len")
 _COL_METHOD_SPAN_LEN = _CLS_IN_ITEM + _offset("method_span.len")
 assert _ITEM % _WORD == 0 and _COL_KIND % 4 == 0
 # Each item's classification image, as bytes, item after item.
-_RECS = struct.Struct("=%dx%ds%dx" % (_CLS_IN_ITEM, _CLS_SIZE, _ITEM - _CLS_IN_ITEM - _CLS_SIZE))
+_RECS = struct.Struct("=%dx%ds%dx" % (_CLS_IN_ITEM, _REC_SIZE, _ITEM - _CLS_IN_ITEM - _REC_SIZE))
 assert _RECS.size == _ITEM
 
 
@@ -905,11 +897,11 @@ def _column(view: memoryview, byte_offset: int) -> memoryview:
 
 
 def _strings_needed(raw: bytes, count: int, data: bytes) -> bool:
-    """Whether every item of the chunk can be built from its image and its
-    line alone: no too_long item, no reason or reply text, no method with an
-    escape. Decided from whole columns at C speed."""
+    """Whether some item cannot be built from its image and its line alone:
+    a too-long line, a reason or reply text, or a method with an escape.
+    Decided from whole columns at C speed."""
     view = memoryview(raw)
-    if _column(view, _COL_TOO_LONG).tobytes().count(0) != count:
+    if _TOO_LONG_CODE in _column(view.cast("I"), _COL_KIND).tolist():
         return True
     words = view.cast("P")
     zero = bytes(_WORD * count)
@@ -928,19 +920,19 @@ def _strings_needed(raw: bytes, count: int, data: bytes) -> bool:
 
 
 def _fast_items(raw: bytes, count: int, data: bytes, role: Optional[Role]) -> Any:
-    """The chunk's messages, built column by column (see _strings_needed)."""
-    view = memoryview(raw)
-    words = view.cast("P")
-    offsets = _column(words, _COL_OFFSET).tolist()
-    lengths = _column(words, _COL_LEN).tolist()
-    codes = _column(view.cast("I"), _COL_KIND).tolist()
+    """The batch's messages, built column by column (see _strings_needed).
+    With no too-long line among them, the batch's bytes are its lines, each
+    with its LF but perhaps the last: one split makes them all."""
+    codes = _column(memoryview(raw).cast("I"), _COL_KIND).tolist()
     try:
-        kinds = list(map(_KIND_BY_CODE.__getitem__, codes))
+        kinds = list(map(_KIND_OF_LINE.__getitem__, codes))
     except IndexError:
         kinds = [None]
     if None in kinds:
         raise EnvelopeError("the library could not classify a line (kind none)")
-    lines = [data[o : o + n] for o, n in zip(offsets, lengths)]
+    lines = data.split(b"\n", count)
+    if len(lines) > count:
+        del lines[count:]
     recs = [rec for (rec,) in _RECS.iter_unpack(raw)]
     return zip(
         lines,
@@ -948,17 +940,20 @@ def _fast_items(raw: bytes, count: int, data: bytes, role: Optional[Role]) -> An
     )
 
 
-def _slow_items(raw: bytes, count: int, data: memoryview, role: Optional[Role]) -> List[Message]:
-    """The chunk's messages, item by item, strings copied from the library."""
+def _slow_items(
+    raw: bytes, count: int, data: bytes, texts: bytes, texts_at: int, role: Optional[Role]
+) -> List[Message]:
+    """The batch's messages, item by item, strings read from the batch's
+    copied texts."""
     messages: List[Message] = []
     for i in range(count):
         base = i * _ITEM
         offset = _WORD1.unpack_from(raw, base + _COL_OFFSET)[0]
         length = _WORD1.unpack_from(raw, base + _COL_LEN)[0]
-        if raw[base + _COL_TOO_LONG]:
+        if _U32.unpack_from(raw, base + _COL_KIND)[0] == _TOO_LONG_CODE:
             messages.append((None, TooLong(length)))
             continue
-        line = data[offset : offset + length].tobytes()
+        line = data[offset : offset + length]
         rec = raw[base + _CLS_IN_ITEM : base + _CLS_IN_ITEM + _CLS_SIZE]
-        messages.append((line, _from_rec(rec, line, role)))
+        messages.append((line, _from_rec(rec, line, role, texts, texts_at)))
     return messages

@@ -27,6 +27,7 @@ from ctypes import (
     c_char_p,
     c_size_t,
     c_uint32,
+    c_uint64,
     c_void_p,
 )
 from typing import Any, Dict, List, Tuple
@@ -39,8 +40,7 @@ __all__ = [
     "JsonRpcSpan",
     "JsonRpcClassification",
     "JsonRpcLine",
-    "JsonRpcLines",
-    "JsonRpcLineState",
+    "JsonRpcBatch",
     "JsonRpcString",
     "JsonRpcReply",
     "STRUCTS",
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 #: The ``JSONRPC_ABI_VERSION`` this binding was written for.
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 #: The environment variable that overrides where the library is loaded from.
 LIB_ENV = "JSONRPC_ENVELOPE_LIB"
@@ -96,49 +96,43 @@ class JsonRpcClassification(Structure):
         ("has_result", c_bool),
         ("has_error", c_bool),
         ("names_no_request", c_bool),
-        ("id", JsonRpcStr),
-        ("method", JsonRpcStr),
-        ("reason", JsonRpcStr),
-        ("reply_server", JsonRpcStr),
-        ("reply_client", JsonRpcStr),
         ("id_span", JsonRpcSpan),
         ("method_span", JsonRpcSpan),
         ("params_span", JsonRpcSpan),
         ("result_span", JsonRpcSpan),
         ("error_span", JsonRpcSpan),
+        ("id", JsonRpcStr),
+        ("method", JsonRpcStr),
+        ("reason", JsonRpcStr),
+        ("reply_server", JsonRpcStr),
+        ("reply_client", JsonRpcStr),
         ("storage", c_void_p),
     ]
 
 
 class JsonRpcLine(Structure):
-    """One line of a buffer given to ``jsonrpc_classify_lines``."""
+    """One line read by a ``JsonRpcReader``."""
 
     _fields_ = [
+        ("number", c_uint64),
         ("offset", c_size_t),
         ("len", c_size_t),
-        ("too_long", c_bool),
         ("classification", JsonRpcClassification),
     ]
 
 
-class JsonRpcLines(Structure):
-    """The answer of ``jsonrpc_classify_lines`` (owned; free once)."""
+class JsonRpcBatch(Structure):
+    """The lines one reader call completed (borrowed from the reader until
+    its next call): each part is read whole with one ``string_at``."""
 
     _fields_ = [
-        ("status", c_enum),
-        ("items", c_void_p),  # struct JsonRpcLine *: read whole with one string_at
+        ("items", c_void_p),  # const struct JsonRpcLine *
         ("count", c_size_t),
-        ("consumed", c_size_t),
-        # Private to the library: the one block holding every item's strings,
-        # which jsonrpc_lines_free frees. Never changed here.
-        ("storage", c_void_p),
+        ("bytes", c_void_p),  # const uint8_t *
+        ("bytes_len", c_size_t),
+        ("texts", c_void_p),  # const char *
+        ("texts_len", c_size_t),
     ]
-
-
-class JsonRpcLineState(Structure):
-    """What ``jsonrpc_classify_lines`` keeps between buffers of one stream."""
-
-    _fields_ = [("max_line", c_size_t), ("too_long_bytes", c_size_t)]
 
 
 class JsonRpcString(Structure):
@@ -161,8 +155,7 @@ STRUCTS: Dict[str, Any] = {
         JsonRpcSpan,
         JsonRpcClassification,
         JsonRpcLine,
-        JsonRpcLines,
-        JsonRpcLineState,
+        JsonRpcBatch,
         JsonRpcString,
         JsonRpcReply,
     )
@@ -171,7 +164,8 @@ STRUCTS: Dict[str, Any] = {
 #: Every function of the header: name -> (restype, argtypes).
 #: Input byte pointers (`const uint8_t *`) are c_char_p so that a Python
 #: `bytes` object is passed without a copy; it is never a restype of an
-#: owned string. `jsonrpc_version` returns a static string, not an owned one.
+#: owned string. `jsonrpc_version` and the `*_name` functions return static
+#: strings, not owned ones.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jsonrpc_classify": (JsonRpcClassification, [c_char_p, c_size_t]),
     # (line, len, out, scratch, scratch_len) -> JsonRpcStatus. `scratch` is a
@@ -182,11 +176,16 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
         [c_char_p, c_size_t, POINTER(JsonRpcClassification), c_void_p, c_size_t],
     ),
     "jsonrpc_classification_free": (None, [POINTER(JsonRpcClassification)]),
-    "jsonrpc_classify_lines": (
-        JsonRpcLines,
-        [c_char_p, c_size_t, c_bool, POINTER(JsonRpcLineState)],
-    ),
-    "jsonrpc_lines_free": (None, [POINTER(JsonRpcLines)]),
+    # The reader is opaque: its pointer is a plain integer here.
+    "jsonrpc_reader_new": (c_void_p, [c_size_t]),
+    "jsonrpc_reader_feed": (c_uint32, [c_void_p, c_char_p, c_size_t, POINTER(JsonRpcBatch)]),
+    "jsonrpc_reader_end": (c_uint32, [c_void_p, POINTER(JsonRpcBatch)]),
+    "jsonrpc_reader_free": (None, [c_void_p]),
+    "jsonrpc_kind_name": (c_char_p, [c_uint32]),
+    "jsonrpc_id_kind_name": (c_char_p, [c_uint32]),
+    "jsonrpc_role_name": (c_char_p, [c_uint32]),
+    "jsonrpc_status_name": (c_char_p, [c_uint32]),
+    "jsonrpc_default_max_line": (c_size_t, []),
     "jsonrpc_log_value": (JsonRpcString, [c_char_p, c_size_t]),
     "jsonrpc_invalid_reply": (JsonRpcReply, [c_char_p, c_size_t, c_uint32]),
     "jsonrpc_string_free": (None, [POINTER(JsonRpcString)]),
@@ -207,6 +206,7 @@ CONSTANTS: Dict[str, int] = {
     "JSONRPC_KIND_NOTIFICATION": 7,
     "JSONRPC_KIND_RESPONSE": 8,
     "JSONRPC_KIND_NOT_JSONRPC": 9,
+    "JSONRPC_KIND_TOO_LONG": 10,
     "JSONRPC_ID_ABSENT": 0,
     "JSONRPC_ID_NULL": 1,
     "JSONRPC_ID_STRING": 2,

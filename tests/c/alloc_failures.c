@@ -1,0 +1,503 @@
+/*
+ * alloc_failures.c: the header's promise that no failure inside a call
+ * takes the host down, for failed allocations. This program interposes
+ * malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign (the
+ * library's allocations reach them, since the program's definitions come
+ * first in the dynamic linker's search), counts the allocations each call
+ * makes, and then, for every N up to that count, runs the call again with
+ * its Nth allocation failing. Each such call must return its documented
+ * error result, and once the result (or the reader) is freed, nothing the
+ * call allocated may still be live. A reader must also have taken nothing
+ * from a feed that failed: fed again, it gives the lines it would have.
+ *
+ * Run under valgrind by `make test-c`, with
+ * --soname-synonyms=somalloc=nouserintercepts so that valgrind leaves this
+ * program's allocation functions in place: they take their memory from
+ * glibc's __libc_* functions, which valgrind tracks, so it also checks every
+ * access and every free.
+ *
+ * Output: one "FAIL ..." line per failed check, then "N passed, F failed".
+ */
+
+#define _GNU_SOURCE
+#include "jsonrpc_envelope.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* glibc's own allocator, under the names it exports for interposers. */
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *ptr, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void __libc_free(void *ptr);
+
+/* ------------------------------------------------------------------------
+ * The interposer: while `watching`, every allocation is counted, the
+ * `fail_at`th one fails, and the blocks handed out are tracked until freed.
+ */
+
+static bool watching;
+static long allocations;
+static long fail_at;
+
+enum { TRACKED = 1 << 16 };
+static void *live[TRACKED];
+static long live_count;
+
+static size_t slot_of(void *ptr) {
+    uintptr_t bits = (uintptr_t)ptr;
+    return (size_t)((bits >> 4) * 2654435761u) % TRACKED;
+}
+
+static void track(void *ptr) {
+    if (ptr == NULL) return;
+    size_t at = slot_of(ptr);
+    while (live[at] != NULL) at = (at + 1) % TRACKED;
+    live[at] = ptr;
+    live_count++;
+}
+
+/* Forgets `ptr` if it is tracked (blocks from before the watch are not). */
+static void untrack(void *ptr) {
+    if (ptr == NULL || live_count == 0) return;
+    size_t at = slot_of(ptr);
+    while (live[at] != NULL) {
+        if (live[at] == ptr) {
+            /* Re-insert the rest of the cluster, so lookups stay correct. */
+            live[at] = NULL;
+            live_count--;
+            for (size_t next = (at + 1) % TRACKED; live[next] != NULL; next = (next + 1) % TRACKED) {
+                void *moved = live[next];
+                live[next] = NULL;
+                live_count--;
+                track(moved);
+            }
+            return;
+        }
+        at = (at + 1) % TRACKED;
+    }
+}
+
+/* Whether this allocation is the one to fail. */
+static bool failing(void) {
+    if (!watching) return false;
+    allocations++;
+    return allocations == fail_at;
+}
+
+void *malloc(size_t size) {
+    if (failing()) return NULL;
+    void *ptr = __libc_malloc(size);
+    if (watching) track(ptr);
+    return ptr;
+}
+
+void *calloc(size_t count, size_t size) {
+    if (failing()) return NULL;
+    void *ptr = __libc_calloc(count, size);
+    if (watching) track(ptr);
+    return ptr;
+}
+
+void *realloc(void *ptr, size_t size) {
+    if (failing()) return NULL; /* the old block stays valid */
+    void *grown = __libc_realloc(ptr, size);
+    if (watching && grown != NULL) {
+        untrack(ptr);
+        track(grown);
+    }
+    return grown;
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+    if (failing()) return ENOMEM;
+    void *ptr = __libc_memalign(alignment, size);
+    if (ptr == NULL) return ENOMEM;
+    if (watching) track(ptr);
+    *out = ptr;
+    return 0;
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    if (failing()) return NULL;
+    void *ptr = __libc_memalign(alignment, size);
+    if (watching) track(ptr);
+    return ptr;
+}
+
+void *memalign(size_t alignment, size_t size) {
+    if (failing()) return NULL;
+    void *ptr = __libc_memalign(alignment, size);
+    if (watching) track(ptr);
+    return ptr;
+}
+
+void free(void *ptr) {
+    if (watching) untrack(ptr);
+    __libc_free(ptr);
+}
+
+/* Starts watching: the next allocations are counted, the `fail`th fails
+ * (0: none). Everything tracked before is forgotten. */
+static void watch(long fail) {
+    memset(live, 0, sizeof live);
+    live_count = 0;
+    allocations = 0;
+    fail_at = fail;
+    watching = true;
+}
+
+static void pause_watch(void) { watching = false; }
+static void resume_watch(void) { watching = true; }
+
+/* ------------------------------------------------------------------------
+ * Checks.
+ */
+
+static long passed, failed;
+
+static void check(bool ok, const char *what, const char *input, long n, const char *detail, ...) {
+    if (ok) {
+        passed++;
+        return;
+    }
+    failed++;
+    pause_watch();
+    printf("FAIL %s on %.60s (allocation %ld failing): ", what, input, n);
+    va_list args;
+    va_start(args, detail);
+    vprintf(detail, args);
+    va_end(args);
+    putchar('\n');
+    resume_watch();
+}
+
+static bool is_reason(JsonRpcStr reason, const char *want) {
+    return reason.ptr != NULL && reason.len == strlen(want) && memcmp(reason.ptr, want, reason.len) == 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The inputs: lines of every kind, and the ones that make a call allocate
+ * more: escapes, invalid requests (reasons and replies), long ids, deep
+ * nesting (past the 1,024 levels kept without allocating), long log text.
+ */
+
+typedef struct {
+    const char *name;
+    unsigned char *bytes;
+    size_t len;
+} Input;
+
+static Input inputs[32];
+static size_t input_count;
+
+static void add_input(const char *name, const char *text) {
+    size_t len = strlen(text);
+    pause_watch();
+    unsigned char *copy = __libc_malloc(len ? len : 1);
+    resume_watch();
+    memcpy(copy, text, len);
+    inputs[input_count++] = (Input){name, copy, len};
+}
+
+/* `prefix`, then `open` and `close` each `depth` times, then `suffix`. */
+static void add_nested(const char *name, const char *prefix, const char *open, const char *close, size_t depth,
+                       const char *suffix) {
+    size_t len = strlen(prefix) + depth * (strlen(open) + strlen(close)) + strlen(suffix);
+    unsigned char *bytes = __libc_malloc(len);
+    size_t at = 0;
+    memcpy(bytes + at, prefix, strlen(prefix)), at += strlen(prefix);
+    for (size_t i = 0; i < depth; i++) memcpy(bytes + at, open, strlen(open)), at += strlen(open);
+    for (size_t i = 0; i < depth; i++) memcpy(bytes + at, close, strlen(close)), at += strlen(close);
+    memcpy(bytes + at, suffix, strlen(suffix)), at += strlen(suffix);
+    inputs[input_count++] = (Input){name, bytes, len};
+}
+
+static void make_inputs(void) {
+    add_input("request", "{\"jsonrpc\":\"2.0\",\"id\":\"req-1\",\"method\":\"tools/call\",\"params\":{}}");
+    add_input("escaped method", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools\\/c\\u0061ll\\ud800\"}");
+    add_input("escaped names", "{\"\\u006asonrpc\":\"2.\\u0030\",\"\\u0069d\":1,\"m\\u0065thod\":\"x\"}");
+    add_input("notification", "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}");
+    add_input("response", "{\"jsonrpc\":\"2.0\",\"id\":12345678901234567890,\"result\":{\"a\":[1,2]}}");
+    add_input("unattributed error", "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-1,\"message\":\"no\"}}");
+    add_input("invalid request", "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":7}");
+    add_input("invalid id and method", "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":[]}");
+    add_input("parse error", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"");
+    add_input("invalid UTF-8", "{\"method\":\"\xff\"}");
+    add_input("batch", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"}]");
+    add_input("not an object", "\"a bare string\"");
+    add_input("empty", " \t ");
+    add_input("log line", "{\"level\":\"info\",\"msg\":\"server started on stdio \\u202e\"}");
+    add_input("long text", "server banner: ................................................................"
+                           "................................................................................"
+                           "................................................................................"
+                           "....................................................................... ready");
+    add_nested("deep request", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"deep\",\"params\":", "[", "]", 5000, "}");
+    add_nested("deep invalid", "{\"id\":1,\"method\":", "{\"a\":", "}", 3000, "}");
+    add_nested("deep and broken", "[", "[", "]", 2000, "");
+}
+
+/* ------------------------------------------------------------------------
+ * One entry point, one input: run it with allocation N failing. A call
+ * either says it ran out of memory, with its documented error result, or
+ * (having got round the failure, as a scanner may) gives exactly what it
+ * gives when nothing fails: it returns a fingerprint of its result, or
+ * OUT_OF_MEMORY.
+ */
+
+enum { OUT_OF_MEMORY = 0 };
+
+typedef uint64_t (*Call)(const Input *input, long n);
+
+static uint64_t mix(uint64_t print, const void *bytes, size_t len) {
+    const unsigned char *at = bytes;
+    for (size_t i = 0; i < len; i++) print = (print ^ at[i]) * 1099511628211u;
+    return print;
+}
+
+static uint64_t fingerprint(const JsonRpcClassification *c) {
+    uint64_t print = 1469598103934665603u;
+    uint32_t head[2] = {(uint32_t)c->kind, (uint32_t)c->id_kind};
+    print = mix(print, head, sizeof head);
+    const JsonRpcStr strings[] = {c->id, c->method, c->reason, c->reply_server, c->reply_client};
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+        print = mix(print, &strings[i].len, sizeof strings[i].len);
+        if (strings[i].ptr) print = mix(print, strings[i].ptr, strings[i].len + 1);
+    }
+    const JsonRpcSpan spans[] = {c->id_span, c->method_span, c->params_span, c->result_span, c->error_span};
+    return mix(print, spans, sizeof spans) | 1; /* never OUT_OF_MEMORY */
+}
+
+static uint64_t call_classify(const Input *in, long n) {
+    JsonRpcClassification c = jsonrpc_classify(in->bytes, in->len);
+    uint64_t print = OUT_OF_MEMORY;
+    if (c.kind == JSONRPC_KIND_NONE) {
+        check(is_reason(c.reason, "out of memory") && c.storage == NULL && c.id.ptr == NULL, "jsonrpc_classify",
+              in->name, n, "a failed call is JSONRPC_KIND_NONE with the reason \"out of memory\" and nothing else");
+    } else {
+        print = fingerprint(&c);
+    }
+    jsonrpc_classification_free(&c);
+    return print;
+}
+
+static uint64_t classify_into(const Input *in, long n, size_t scratch_len) {
+    static unsigned char scratch[4096];
+    JsonRpcClassification c;
+    JsonRpcStatus status = jsonrpc_classify_into(in->bytes, in->len, &c, scratch, scratch_len);
+    uint64_t print = OUT_OF_MEMORY;
+    if (status == JSONRPC_STATUS_OUT_OF_MEMORY) {
+        check(c.kind == JSONRPC_KIND_NONE && is_reason(c.reason, "out of memory") && c.storage == NULL,
+              "jsonrpc_classify_into", in->name, n, "a failed call leaves JSONRPC_KIND_NONE, out of memory");
+    } else {
+        check(status == JSONRPC_STATUS_OK && c.kind != JSONRPC_KIND_NONE, "jsonrpc_classify_into", in->name, n,
+              "status %u, kind %u", (unsigned)status, (unsigned)c.kind);
+        print = fingerprint(&c);
+    }
+    jsonrpc_classification_free(&c);
+    return print;
+}
+
+static uint64_t call_classify_into_small(const Input *in, long n) { return classify_into(in, n, 8); }
+static uint64_t call_classify_into_large(const Input *in, long n) { return classify_into(in, n, 4096); }
+
+static uint64_t invalid_reply(const Input *in, long n, uint32_t role) {
+    JsonRpcReply reply = jsonrpc_invalid_reply(in->bytes, in->len, role);
+    uint64_t print = OUT_OF_MEMORY;
+    if (reply.status == JSONRPC_STATUS_OUT_OF_MEMORY) {
+        check(reply.text.ptr == NULL, "jsonrpc_invalid_reply", in->name, n, "no text on failure");
+    } else {
+        check(reply.status == JSONRPC_STATUS_OK, "jsonrpc_invalid_reply", in->name, n, "status %u",
+              (unsigned)reply.status);
+        print = mix(2, &reply.text.len, sizeof reply.text.len);
+        if (reply.text.ptr) print = mix(print, reply.text.ptr, reply.text.len + 1);
+        print |= 1;
+    }
+    jsonrpc_string_free(&reply.text);
+    return print;
+}
+
+static uint64_t call_reply_server(const Input *in, long n) { return invalid_reply(in, n, JSONRPC_ROLE_SERVER); }
+static uint64_t call_reply_client(const Input *in, long n) { return invalid_reply(in, n, JSONRPC_ROLE_CLIENT); }
+
+static uint64_t call_log_value(const Input *in, long n) {
+    (void)n;
+    JsonRpcString text = jsonrpc_log_value(in->bytes, in->len);
+    uint64_t print = text.ptr ? mix(3, text.ptr, text.len + 1) | 1 : OUT_OF_MEMORY;
+    jsonrpc_string_free(&text);
+    return print;
+}
+
+/* A reader fed every input as one stream (each input a line), in pieces of
+ * `piece` bytes, then ended. A feed or end that fails for want of memory
+ * must have taken nothing: it is repeated with allocations no longer
+ * failing, and the stream's lines must be those of a run that never failed
+ * (their kinds, lengths and numbers are summed into a fingerprint). */
+typedef struct {
+    uint64_t sum;
+    long lines;
+} Fingerprint;
+
+static void take(const JsonRpcBatch *batch, Fingerprint *print) {
+    for (size_t i = 0; i < batch->count; i++) {
+        const JsonRpcLine *line = &batch->items[i];
+        print->sum = print->sum * 1000003u + line->number * 31u + line->len * 7u + line->classification.kind;
+        print->lines++;
+    }
+}
+
+static unsigned char *stream;
+static size_t stream_len;
+
+static void make_stream(void) {
+    size_t len = 0;
+    for (size_t i = 0; i < input_count; i++) len += inputs[i].len + 2; /* CR LF at most */
+    stream = __libc_malloc(len);
+    for (size_t i = 0; i < input_count; i++) {
+        memcpy(stream + stream_len, inputs[i].bytes, inputs[i].len);
+        stream_len += inputs[i].len;
+        stream[stream_len++] = i % 3 == 0 ? '\r' : '\n';
+        if (stream[stream_len - 1] == '\r') stream[stream_len++] = '\n';
+    }
+}
+
+static bool read_stream(long n, size_t piece, size_t max_line, Fingerprint *print) {
+    bool oom = false;
+    JsonRpcReader *reader = jsonrpc_reader_new(max_line);
+    if (reader == NULL) return true; /* the documented failure of _new */
+    JsonRpcBatch batch;
+    for (size_t at = 0; at <= stream_len; at += piece) {
+        size_t len = stream_len - at < piece ? stream_len - at : piece;
+        bool end = at + piece > stream_len;
+        JsonRpcStatus status =
+            len ? jsonrpc_reader_feed(reader, stream + at, len, &batch) : jsonrpc_reader_end(reader, &batch);
+        if (status == JSONRPC_STATUS_OUT_OF_MEMORY) {
+            oom = true;
+            check(batch.count == 0 && batch.items == NULL, "jsonrpc_reader_feed/end", "the stream", n,
+                  "an empty batch on failure");
+            long was = fail_at;
+            fail_at = 0; /* the same call again, which may not fail now */
+            status = len ? jsonrpc_reader_feed(reader, stream + at, len, &batch) : jsonrpc_reader_end(reader, &batch);
+            fail_at = was;
+        }
+        check(status == JSONRPC_STATUS_OK, "jsonrpc_reader_feed/end", "the stream", n, "status %u",
+              (unsigned)status);
+        if (status == JSONRPC_STATUS_OK) take(&batch, print);
+        if (len && end) {
+            status = jsonrpc_reader_end(reader, &batch);
+            if (status == JSONRPC_STATUS_OUT_OF_MEMORY) {
+                oom = true;
+                long was = fail_at;
+                fail_at = 0;
+                status = jsonrpc_reader_end(reader, &batch);
+                fail_at = was;
+            }
+            check(status == JSONRPC_STATUS_OK, "jsonrpc_reader_end", "the stream", n, "status %u", (unsigned)status);
+            if (status == JSONRPC_STATUS_OK) take(&batch, print);
+        }
+    }
+    jsonrpc_reader_free(reader);
+    return oom;
+}
+
+/* ------------------------------------------------------------------------
+ * The loop: count, then fail each allocation in turn.
+ */
+
+static long total_failures;
+
+/* Returns how many allocations the call makes when none fails. */
+static long each_failure(const char *name, const Input *in, Call call) {
+    watch(0);
+    uint64_t want = call(in, 0);
+    long count = allocations;
+    pause_watch();
+    check(want != OUT_OF_MEMORY, name, in->name, 0, "failed with every allocation succeeding");
+    check(live_count == 0, name, in->name, 0, "%ld blocks live after the free", live_count);
+    for (long n = 1; n <= count; n++) {
+        watch(n);
+        uint64_t got = call(in, n);
+        pause_watch();
+        check(got == OUT_OF_MEMORY || got == want, name, in->name, n,
+              "allocation %ld of %ld failed, and the call gave another result without saying so", n, count);
+        check(live_count == 0, name, in->name, n, "%ld blocks live after the free", live_count);
+        total_failures++;
+    }
+    return count;
+}
+
+static void reader_failures(size_t piece, size_t max_line) {
+    long before = total_failures;
+    Fingerprint want = {0, 0};
+    watch(0);
+    bool oom = read_stream(0, piece, max_line, &want);
+    long count = allocations;
+    pause_watch();
+    check(!oom && live_count == 0 && want.lines > 0, "the reader", "the stream", 0, "a clean run");
+    for (long n = 1; n <= count; n++) {
+        Fingerprint got = {0, 0};
+        watch(n);
+        read_stream(n, piece, max_line, &got);
+        pause_watch();
+        check(live_count == 0, "the reader", "the stream", n, "%ld blocks live after the free", live_count);
+        /* When _new itself failed there is no stream to compare. */
+        if (got.lines) {
+            check(got.sum == want.sum && got.lines == want.lines, "the reader", "the stream", n,
+                  "lines differ after a failed call (%ld, want %ld)", got.lines, want.lines);
+        }
+        total_failures++;
+    }
+    printf("the reader (%zu-byte pieces, limit %zu): %ld allocations over the stream, each failed in turn\n", piece,
+           max_line, total_failures - before);
+}
+
+int main(void) {
+    make_inputs();
+    make_stream();
+    static const struct {
+        const char *name;
+        Call call;
+    } calls[] = {
+        {"jsonrpc_classify", call_classify},
+        {"jsonrpc_classify_into (8-byte scratch)", call_classify_into_small},
+        {"jsonrpc_classify_into (4 KiB scratch)", call_classify_into_large},
+        {"jsonrpc_invalid_reply (server)", call_reply_server},
+        {"jsonrpc_invalid_reply (client)", call_reply_client},
+        {"jsonrpc_log_value", call_log_value},
+    };
+    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+        long made = 0;
+        for (size_t i = 0; i < input_count; i++) {
+            long count = each_failure(calls[c].name, &inputs[i], calls[c].call);
+            made += count;
+            /* Proof that the interposer sees the library's allocations: a
+             * request's strings live in an allocation of their own. */
+            if (calls[c].call == call_classify && i == 0) {
+                check(count >= 1, calls[c].name, inputs[i].name, 0, "no allocation seen");
+            }
+            /* The header: jsonrpc_classify_into allocates nothing when the
+             * strings fit its scratch and the line nests at most 1,024
+             * levels deep (only the inputs named "deep" nest deeper). */
+            if (calls[c].call == call_classify_into_large && strncmp(inputs[i].name, "deep", 4) != 0) {
+                check(count == 0, calls[c].name, inputs[i].name, 0, "%ld allocations", count);
+            }
+        }
+        printf("%s: %ld allocations over %zu inputs, each failed in turn\n", calls[c].name, made, input_count);
+    }
+    /* The reader: pieces smaller and larger than a line, a limit that makes
+     * the deep lines too long, and the default. */
+    reader_failures(61, 0);
+    reader_failures(4096, 0);
+    reader_failures(100, 1000);
+    for (size_t i = 0; i < input_count; i++) __libc_free(inputs[i].bytes);
+    __libc_free(stream);
+    check(total_failures > 0, "the interposer", "every call", 0, "no allocation was seen to fail");
+    printf("%ld allocation failures made; %ld passed, %ld failed\n", total_failures, passed, failed);
+    return failed ? 1 : 0;
+}
