@@ -15,17 +15,6 @@
  * export) and returns its strings as one string (see texts_value), or
  * undefined when it has none. */
 
-static napi_value failure(napi_env env, const char *call, JsonRpcStatus status, JsonRpcStr reason) {
-    char message[256];
-    if (reason.ptr != NULL) {
-        snprintf(message, sizeof message, "%s failed inside the library: %.*s", call, (int)(reason.len > 200 ? 200 : reason.len),
-                 reason.ptr);
-    } else {
-        snprintf(message, sizeof message, "%s failed inside the library (status %u)", call, (unsigned)status);
-    }
-    return throw_error(env, message);
-}
-
 static napi_value js_classify(napi_env env, napi_callback_info info) {
     size_t argc = 1;
     napi_value argv[1];
@@ -42,7 +31,9 @@ static napi_value js_classify(napi_env env, napi_callback_info info) {
     JsonRpcStatus status = jsonrpc_classify_into(line.data, line.len, &c, state->scratch, sizeof state->scratch);
     input_release(&line);
     if (status != JSONRPC_STATUS_OK || c.kind == JSONRPC_KIND_NONE) {
-        failure(env, "jsonrpc_classify_into", status, c.reason);
+        /* The header: kind NONE only when the call failed inside. */
+        throw_status(env, "jsonrpc_classify_into", status != JSONRPC_STATUS_OK ? status : JSONRPC_STATUS_INTERNAL_ERROR,
+                     c.reason, NULL);
         jsonrpc_classification_free(&c);
         return NULL;
     }
@@ -106,7 +97,7 @@ static napi_value js_invalid_reply(napi_env env, napi_callback_info info) {
     input_release(&line);
     if (reply.status != JSONRPC_STATUS_OK) {
         jsonrpc_string_free(&reply.text);
-        return failure(env, "jsonrpc_invalid_reply", reply.status, (JsonRpcStr){NULL, 0});
+        return throw_status(env, "jsonrpc_invalid_reply", reply.status, (JsonRpcStr){NULL, 0}, NULL);
     }
     napi_value result;
     napi_status made = reply.text.ptr == NULL ? napi_get_null(env, &result)
@@ -133,7 +124,9 @@ static napi_value js_log_value(napi_env env, napi_callback_info info) {
     JsonRpcString text = jsonrpc_log_value(bytes.data, bytes.len);
     input_release(&bytes);
     if (text.ptr == NULL) {
-        return failure(env, "jsonrpc_log_value", JSONRPC_STATUS_INTERNAL_ERROR, (JsonRpcStr){NULL, 0});
+        /* The header: no string only when memory ran out or the library
+         * caught a fault. */
+        return throw_error(env, "jsonrpc_log_value failed: out of memory or a fault inside the library");
     }
     napi_value result;
     napi_status made = napi_create_string_utf8(env, text.ptr, text.len, &result);

@@ -105,6 +105,11 @@ size_t utf16_units(const uint8_t *text, size_t len, bool *ascii);
 napi_value throw_type_error(napi_env env, const char *message);
 napi_value throw_range_error(napi_env env, const char *message);
 napi_value throw_error(napi_env env, const char *message);
+/* A failed library call, named with the library's status name, its
+ * detail (a result's reason) when there is one, and what it means for
+ * the caller (NULL: nothing to add). Returns NULL. */
+napi_value throw_status(napi_env env, const char *call, JsonRpcStatus status, JsonRpcStr detail,
+                        const char *consequence);
 /* After a failed napi_* call: throws its message unless an exception is
  * already pending. */
 napi_value throw_last_error(napi_env env);

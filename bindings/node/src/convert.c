@@ -4,6 +4,7 @@
  * exceptions.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,21 @@ napi_value throw_error(napi_env env, const char *message) {
         napi_throw_error(env, NULL, message);
     }
     return NULL;
+}
+
+napi_value throw_status(napi_env env, const char *call, JsonRpcStatus status, JsonRpcStr detail,
+                        const char *consequence) {
+    char message[384];
+    const char *name = jsonrpc_status_name(status);
+    char unnamed[32];
+    if (name == NULL) {
+        snprintf(unnamed, sizeof unnamed, "status %u", (unsigned)status);
+        name = unnamed;
+    }
+    int detail_len = detail.ptr == NULL ? 0 : (int)(detail.len > 200 ? 200 : detail.len);
+    snprintf(message, sizeof message, "%s failed: %s%s%.*s%s%s%s", call, name, detail_len > 0 ? ": " : "", detail_len,
+             detail_len > 0 ? detail.ptr : "", consequence ? " (" : "", consequence ? consequence : "", consequence ? ")" : "");
+    return throw_error(env, message);
 }
 
 napi_value throw_last_error(napi_env env) {

@@ -165,16 +165,13 @@ static napi_value batch_value(napi_env env, const JsonRpcBatch *batch, napi_valu
     return result;
 }
 
-/* out_of_memory: what that status means for the call that returned it. */
-static napi_value status_error(napi_env env, JsonRpcStatus status, const char *out_of_memory) {
-    switch (status) {
-    case JSONRPC_STATUS_OUT_OF_MEMORY:
-        return throw_error(env, out_of_memory);
-    case JSONRPC_STATUS_INTERNAL_ERROR:
-        return throw_error(env, "jsonrpc_reader: a fault inside the library; this reader fails from now on");
-    default:
-        return throw_error(env, "jsonrpc_reader: unexpected status");
-    }
+/* A failed feed or end, with what its status means for the caller (the
+ * header's promises). */
+static napi_value status_error(napi_env env, const char *call, JsonRpcStatus status, const char *out_of_memory) {
+    const char *consequence = status == JSONRPC_STATUS_OUT_OF_MEMORY    ? out_of_memory
+                              : status == JSONRPC_STATUS_INTERNAL_ERROR ? "this reader fails from now on"
+                                                                        : NULL;
+    return throw_status(env, call, status, (JsonRpcStr){NULL, 0}, consequence);
 }
 
 /* readerFeed(handle, chunk, records?) and readerEnd(handle, records?). */
@@ -198,7 +195,7 @@ static napi_value js_reader_feed(napi_env env, napi_callback_info info) {
     JsonRpcStatus status = jsonrpc_reader_feed(box->reader, chunk.data, chunk.len, &batch);
     input_release(&chunk);
     if (status != JSONRPC_STATUS_OK) {
-        return status_error(env, status, "jsonrpc_reader_feed: out of memory (the chunk was not taken)");
+        return status_error(env, "jsonrpc_reader_feed", status, "the chunk was not taken");
     }
     return batch_value(env, &batch, argc >= 3 ? argv[2] : NULL);
 }
@@ -217,7 +214,7 @@ static napi_value js_reader_end(napi_env env, napi_callback_info info) {
     JsonRpcBatch batch;
     JsonRpcStatus status = jsonrpc_reader_end(box->reader, &batch);
     if (status != JSONRPC_STATUS_OK) {
-        return status_error(env, status, "jsonrpc_reader_end: out of memory (the stream has not ended)");
+        return status_error(env, "jsonrpc_reader_end", status, "the stream has not ended");
     }
     return batch_value(env, &batch, argc >= 2 ? argv[1] : NULL);
 }

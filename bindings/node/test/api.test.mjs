@@ -3,7 +3,7 @@
 // check, clear errors for wrong argument types, and no crash on any input.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,24 +75,72 @@ test('the constants are the library\'s', () => {
   assert.equal(pkg.version, esm.LIBRARY_VERSION, 'the package has the library\'s version');
 });
 
+// The addon's own sources built into `dir` with `cc`, against `library`
+// (a static archive), with `-include shim` when given: for the tests that
+// need an addon built another way than the package's.
+function buildAddon(dir, library, shim) {
+  const addon = path.join(dir, 'variant.node');
+  const nodeHeaders = path.resolve(path.dirname(process.execPath), '..', 'include', 'node');
+  const sources = ['addon.c', 'convert.c', 'input.c', 'reader.c'].map((f) => path.join(PACKAGE, 'src', f));
+  execFileSync(process.env.CC || 'cc', [
+    '-std=c11', '-shared', '-fPIC', '-O1', '-DNAPI_VERSION=8', `-I${nodeHeaders}`, `-I${path.join(ROOT, 'include')}`,
+    ...(shim ? ['-include', shim] : []), ...sources, library, '-lpthread', '-ldl', '-lm', '-o', addon,
+  ]);
+  return addon;
+}
+
 test('the addon refuses a library of another ABI version when it loads', async () => {
-  // The addon's own sources, built against a header whose ABI version is
-  // not the library's: loading it must fail with a clear error.
+  // Built against a header whose ABI version is not the library's.
   const work = mkdtempSync(path.join(os.tmpdir(), 'jsonrpc-envelope-abi-'));
   try {
     const shim = path.join(work, 'shim.h');
     writeFileSync(shim, '#include "jsonrpc_envelope.h"\n#undef JSONRPC_ABI_VERSION\n#define JSONRPC_ABI_VERSION 999\n');
-    const addon = path.join(work, 'wrong_abi.node');
-    const nodeHeaders = path.resolve(path.dirname(process.execPath), '..', 'include', 'node');
-    const sources = ['addon.c', 'convert.c', 'input.c', 'reader.c'].map((f) => path.join(PACKAGE, 'src', f));
-    execFileSync(process.env.CC || 'cc', [
-      '-std=c11', '-shared', '-fPIC', '-O1', '-DNAPI_VERSION=8', `-I${nodeHeaders}`, `-I${path.join(ROOT, 'include')}`,
-      '-include', shim, ...sources, path.join(ROOT, 'target', 'release', 'libjsonrpc_envelope.a'),
-      '-lpthread', '-ldl', '-lm', '-o', addon,
-    ]);
+    const addon = buildAddon(work, path.join(ROOT, 'target', 'release', 'libjsonrpc_envelope.a'), shim);
     const result = await run(process.execPath, ['-e', `require(${JSON.stringify(addon)})`]);
     assert.notEqual(result.status, 0);
     assert.match(result.stderr, /ABI version 2, but the addon was built for version 999/);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('a fault inside the library is an Error, and the addon goes on', async () => {
+  // Against the library built with the panic-test feature (make's
+  // target/panic-test, never a release build), in which each entry point
+  // that reads bytes panics inside on one hidden input (src/ffi/guard.rs).
+  const library = process.env.JSONRPC_PANIC_LIB || path.join(ROOT, 'target', 'panic-test', 'debug', 'libjsonrpc_envelope.a');
+  assert.ok(existsSync(library), `${library} is missing: make test-node builds it`);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'jsonrpc-envelope-panic-'));
+  try {
+    const addon = buildAddon(work, library);
+    const script = `
+      const native = require(${JSON.stringify(addon)});
+      const PANIC = 'jsonrpc-envelope panic-test: panic here';
+      const results = [];
+      const attempt = (name, call) => {
+        try { call(); results.push([name, 'no error']); } catch (error) { results.push([name, error.constructor.name, error.message]); }
+      };
+      attempt('classify', () => native.classify(PANIC));
+      attempt('invalidReply', () => native.invalidReply(PANIC, 'server'));
+      attempt('logValue', () => native.logValue(PANIC));
+      const reader = native.readerNew(0);
+      attempt('readerFeed', () => native.readerFeed(reader, PANIC));
+      attempt('readerFeed after', () => native.readerFeed(reader, '{}\\n'));
+      native.readerFree(reader);
+      native.classify('{"jsonrpc":"2.0","id":1,"method":"m"}');
+      results.push(['then', native.kindNames[native.record[native.layout.kind]]]);
+      console.log(JSON.stringify(results));
+    `;
+    const result = await run(process.execPath, ['-e', script], { env: { ...process.env, RUST_BACKTRACE: '0' } });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout.toString()), [
+      ['classify', 'Error', 'jsonrpc_classify_into failed: internal_error: internal error in jsonrpc_classify_into'],
+      ['invalidReply', 'Error', 'jsonrpc_invalid_reply failed: internal_error'],
+      ['logValue', 'Error', 'jsonrpc_log_value failed: out of memory or a fault inside the library'],
+      ['readerFeed', 'Error', 'jsonrpc_reader_feed failed: internal_error (this reader fails from now on)'],
+      ['readerFeed after', 'Error', 'jsonrpc_reader_feed failed: internal_error (this reader fails from now on)'],
+      ['then', 'request'],
+    ]);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
