@@ -27,9 +27,20 @@ async function connect(): Promise<void> {
   await new Client({ name: 'c', version: '1' }).connect(client);
 }
 
+// The declarations resolved (an unresolved type would be any, and these
+// assignments would then be accepted).
+// @ts-expect-error: a transport is not a number
+const serverIsTyped: number = server;
+// @ts-expect-error: a transport is not a number
+const clientIsTyped: number = client;
+// @ts-expect-error: a record's action is one of four
+const actionIsTyped: LogRecord['action'] = 'ignored';
+// @ts-expect-error: send takes a JSON-RPC message
+void server.send({ hello: 'world' });
+
 // @ts-expect-error: the log option is a function
 new StdioServerTransport(process.stdin, process.stdout, { log: 'stderr' });
 // @ts-expect-error: a command is required
 new StdioClientTransport({ args: [] });
 
-void [serverTransport, clientTransport, pid, connect, records];
+void [serverTransport, clientTransport, pid, connect, records, serverIsTyped, clientIsTyped, actionIsTyped];

@@ -52,6 +52,8 @@ const ended: readonly Message[] = reader.end();
 reader.close();
 const closed: boolean = reader.closed;
 
+// @ts-expect-error: a classification is not a number (the types resolved: not any)
+const typed: number = c;
 // @ts-expect-error: a number is not a line
 classify(42);
 // @ts-expect-error: an ArrayBuffer is not a line
@@ -65,4 +67,4 @@ c.kind = 'request';
 // @ts-expect-error: the limit is a number
 new Reader({ maxLine: '1' });
 
-void [fromBytes, kind, offset, flags, replies, reply, text, constants, read, fed, ended, closed, wrong];
+void [typed, fromBytes, kind, offset, flags, replies, reply, text, constants, read, fed, ended, closed, wrong];
