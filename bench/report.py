@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes bench/RESULTS.md and bench/throughput.png from one `make bench` run:
 the Rust figures (bench/out/rust.json, with criterion's medians from
-bench/rust/target/criterion beside them), and the Python, Go and memory figures (the echo servers' among them) that `make bench` saved in bench/out/*.txt."""
+bench/rust/target/criterion beside them), and the Python, Go, Node and memory figures (the echo servers' among them) that `make bench` saved in bench/out/*.txt."""
 import json
 import os
 import pathlib
@@ -153,6 +153,7 @@ def main():
         extra("memory.txt", "Memory (bench/rust/src/bin/memory.rs)"),
         extra("python.txt", "Python binding (bench/python_bench.py)"),
         extra("go.txt", "Go binding (go test -bench in bindings/go)"),
+        extra("node.txt", "Node binding (bench/node_bench.mjs)"),
         extra("echo-memory.txt", "Echo servers' memory (bench/echo_memory.py)"),
     ]
     (HERE / "RESULTS.md").write_text("\n".join(d for d in doc if d))

@@ -8,6 +8,7 @@ const native = require('./native.cjs');
 const { messages } = require('./values.cjs');
 
 const NONE = Object.freeze([]);
+const KEPT_RECORDS = 1 << 20;
 
 function checkMaxLine(maxLine) {
   if (maxLine === undefined) return 0;
@@ -39,6 +40,11 @@ function checkOptions(options) {
 // as a safety net, if close() is never called).
 class Reader {
   #handle;
+  // Where the addon writes a batch's records, reused from one call to the
+  // next (the messages copy what they keep); the addon makes a bigger one
+  // when a batch needs it, which is kept instead unless it is large (a
+  // chunk of many short lines).
+  #records = new Float64Array(0);
 
   constructor(options) {
     const { maxLine } = checkOptions(options);
@@ -47,15 +53,13 @@ class Reader {
 
   // The messages the chunk (a Buffer, a Uint8Array or a string) completed.
   feed(chunk) {
-    const batch = native.readerFeed(this.#live(), chunk);
-    return batch === undefined ? NONE : messages(batch);
+    return this.#take(native.readerFeed(this.#live(), chunk, this.#records));
   }
 
   // Ends the stream: its last line if it had no LF (or a too-long line being
   // dropped). The reader is then as new, for another stream.
   end() {
-    const batch = native.readerEnd(this.#live());
-    return batch === undefined ? NONE : messages(batch);
+    return this.#take(native.readerEnd(this.#live(), this.#records));
   }
 
   close() {
@@ -67,6 +71,12 @@ class Reader {
 
   get closed() {
     return this.#handle === null;
+  }
+
+  #take(batch) {
+    if (batch === undefined) return NONE;
+    if (batch[0].byteLength <= KEPT_RECORDS) this.#records = batch[0];
+    return messages(batch);
   }
 
   #live() {

@@ -4,13 +4,31 @@
 // its strings as one string (each followed by a NUL); this module builds
 // the frozen objects the API returns. Names (kinds, id kinds) are the
 // library's, read from the addon.
+//
+// Written for V8's optimizing compiler: slots and names are module
+// constants, numbers read from a record are made integers (`| 0`) before
+// they index an array, and the name arrays are packed (no hole), so that
+// building an object costs little more than its allocation.
 
 const native = require('./native.cjs');
 
 const L = native.layout;
-const WIDTH = L.width;
-const KIND_NAMES = native.kindNames;
-const ID_KIND_NAMES = native.idKindNames;
+const WIDTH = L.width | 0;
+const KIND = L.kind | 0;
+const ID_KIND = L.idKind | 0;
+const JSONRPC_2_0 = L.jsonrpc20 | 0;
+const HAS_RESULT = L.hasResult | 0;
+const HAS_ERROR = L.hasError | 0;
+const NAMES_NO_REQUEST = L.namesNoRequest | 0;
+const SPANS = L.spans | 0;
+const TEXTS = L.texts | 0;
+const NUMBER = L.number | 0;
+const OFFSET = L.offset | 0;
+const LENGTH = L.length | 0;
+
+// The library's names at each value, packed (a value with no name is null).
+const KIND_NAMES = Array.from(native.kindNames, (name) => name ?? null);
+const ID_KIND_NAMES = Array.from(native.idKindNames, (name) => name ?? null);
 const TOO_LONG = native.kinds.TOO_LONG;
 
 // Where the next string starts in the texts being read (one string per
@@ -20,8 +38,9 @@ let cursor = 0;
 function text(texts, units) {
   if (units < 0) return null;
   const start = cursor;
-  cursor = start + units + 1;
-  return texts.slice(start, start + units);
+  const end = start + (units | 0);
+  cursor = end + 1;
+  return texts.slice(start, end);
 }
 
 function span(offset, length) {
@@ -39,8 +58,7 @@ function spans(s) {
   });
 }
 
-function spanNumbers(record, base) {
-  const at = base + L.spans;
+function spanNumbers(record, at) {
   return [
     record[at], record[at + 1], record[at + 2], record[at + 3], record[at + 4],
     record[at + 5], record[at + 6], record[at + 7], record[at + 8], record[at + 9],
@@ -52,19 +70,19 @@ class Classification {
   #spans;
 
   constructor(record, base, texts) {
-    const t = base + L.texts;
-    this.kind = KIND_NAMES[record[base + L.kind]];
-    this.idKind = ID_KIND_NAMES[record[base + L.idKind]];
+    const t = base + TEXTS;
+    this.kind = KIND_NAMES[record[base + KIND] | 0];
+    this.idKind = ID_KIND_NAMES[record[base + ID_KIND] | 0];
     this.id = text(texts, record[t]);
     this.method = text(texts, record[t + 1]);
-    this.jsonrpc20 = record[base + L.jsonrpc20] === 1;
-    this.hasResult = record[base + L.hasResult] === 1;
-    this.hasError = record[base + L.hasError] === 1;
-    this.namesNoRequest = record[base + L.namesNoRequest] === 1;
+    this.jsonrpc20 = record[base + JSONRPC_2_0] === 1;
+    this.hasResult = record[base + HAS_RESULT] === 1;
+    this.hasError = record[base + HAS_ERROR] === 1;
+    this.namesNoRequest = record[base + NAMES_NO_REQUEST] === 1;
     this.reason = text(texts, record[t + 2]);
     this.replyServer = text(texts, record[t + 3]);
     this.replyClient = text(texts, record[t + 4]);
-    this.#spans = spanNumbers(record, base);
+    this.#spans = spanNumbers(record, base + SPANS);
     Object.freeze(this);
   }
 
@@ -82,23 +100,23 @@ class Message {
   #offset;
 
   constructor(record, base, texts, bytes) {
-    const t = base + L.texts;
-    this.number = record[base + L.number];
-    this.length = record[base + L.length];
-    this.kind = KIND_NAMES[record[base + L.kind]];
-    this.idKind = ID_KIND_NAMES[record[base + L.idKind]];
+    const t = base + TEXTS;
+    this.number = record[base + NUMBER];
+    this.length = record[base + LENGTH];
+    this.kind = KIND_NAMES[record[base + KIND] | 0];
+    this.idKind = ID_KIND_NAMES[record[base + ID_KIND] | 0];
     this.id = text(texts, record[t]);
     this.method = text(texts, record[t + 1]);
-    this.jsonrpc20 = record[base + L.jsonrpc20] === 1;
-    this.hasResult = record[base + L.hasResult] === 1;
-    this.hasError = record[base + L.hasError] === 1;
-    this.namesNoRequest = record[base + L.namesNoRequest] === 1;
+    this.jsonrpc20 = record[base + JSONRPC_2_0] === 1;
+    this.hasResult = record[base + HAS_RESULT] === 1;
+    this.hasError = record[base + HAS_ERROR] === 1;
+    this.namesNoRequest = record[base + NAMES_NO_REQUEST] === 1;
     this.reason = text(texts, record[t + 2]);
     this.replyServer = text(texts, record[t + 3]);
     this.replyClient = text(texts, record[t + 4]);
-    this.#spans = spanNumbers(record, base);
+    this.#spans = spanNumbers(record, base + SPANS);
     this.#bytes = this.kind === TOO_LONG ? null : bytes;
-    this.#offset = record[base + L.offset];
+    this.#offset = record[base + OFFSET];
     Object.freeze(this);
   }
 
