@@ -15,7 +15,8 @@ if [ "$major" -lt 20 ]; then
     echo "bindings/node: Node $(node --version) is too old; the binding needs Node 20 or newer" >&2
     exit 1
 fi
-headers="$(node -p 'require("path").resolve(process.execPath, "..", "..", "include", "node")')"
+nodedir="${NODE_GYP_NODEDIR:-$(node -p 'require("path").resolve(process.execPath, "..", "..")')}"
+headers="$nodedir/include/node"
 if [ ! -f "$headers/node_api.h" ] || [ ! -f "$headers/common.gypi" ]; then
     echo "bindings/node: no Node headers in $headers (set NODE_GYP_NODEDIR to a folder whose include/node has them)" >&2
     exit 1

@@ -65,23 +65,29 @@ function spanNumbers(record, at) {
   ];
 }
 
+// SPEC §3's fields of the record at `base`, set on `target` (a
+// Classification or a Message being built, always in this order).
+function setFields(target, record, base, texts) {
+  const t = base + TEXTS;
+  target.kind = KIND_NAMES[record[base + KIND] | 0];
+  target.idKind = ID_KIND_NAMES[record[base + ID_KIND] | 0];
+  target.id = text(texts, record[t]);
+  target.method = text(texts, record[t + 1]);
+  target.jsonrpc20 = record[base + JSONRPC_2_0] === 1;
+  target.hasResult = record[base + HAS_RESULT] === 1;
+  target.hasError = record[base + HAS_ERROR] === 1;
+  target.namesNoRequest = record[base + NAMES_NO_REQUEST] === 1;
+  target.reason = text(texts, record[t + 2]);
+  target.replyServer = text(texts, record[t + 3]);
+  target.replyClient = text(texts, record[t + 4]);
+}
+
 // What classify() returns: SPEC §3's fields, frozen.
 class Classification {
   #spans;
 
   constructor(record, base, texts) {
-    const t = base + TEXTS;
-    this.kind = KIND_NAMES[record[base + KIND] | 0];
-    this.idKind = ID_KIND_NAMES[record[base + ID_KIND] | 0];
-    this.id = text(texts, record[t]);
-    this.method = text(texts, record[t + 1]);
-    this.jsonrpc20 = record[base + JSONRPC_2_0] === 1;
-    this.hasResult = record[base + HAS_RESULT] === 1;
-    this.hasError = record[base + HAS_ERROR] === 1;
-    this.namesNoRequest = record[base + NAMES_NO_REQUEST] === 1;
-    this.reason = text(texts, record[t + 2]);
-    this.replyServer = text(texts, record[t + 3]);
-    this.replyClient = text(texts, record[t + 4]);
+    setFields(this, record, base, texts);
     this.#spans = spanNumbers(record, base + SPANS);
     Object.freeze(this);
   }
@@ -100,20 +106,9 @@ class Message {
   #offset;
 
   constructor(record, base, texts, bytes) {
-    const t = base + TEXTS;
     this.number = record[base + NUMBER];
     this.length = record[base + LENGTH];
-    this.kind = KIND_NAMES[record[base + KIND] | 0];
-    this.idKind = ID_KIND_NAMES[record[base + ID_KIND] | 0];
-    this.id = text(texts, record[t]);
-    this.method = text(texts, record[t + 1]);
-    this.jsonrpc20 = record[base + JSONRPC_2_0] === 1;
-    this.hasResult = record[base + HAS_RESULT] === 1;
-    this.hasError = record[base + HAS_ERROR] === 1;
-    this.namesNoRequest = record[base + NAMES_NO_REQUEST] === 1;
-    this.reason = text(texts, record[t + 2]);
-    this.replyServer = text(texts, record[t + 3]);
-    this.replyClient = text(texts, record[t + 4]);
+    setFields(this, record, base, texts);
     this.#spans = spanNumbers(record, base + SPANS);
     this.#bytes = this.kind === TOO_LONG ? null : bytes;
     this.#offset = record[base + OFFSET];

@@ -4,7 +4,6 @@
 import type { Stream } from 'node:stream';
 import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { EnvelopeTransportOptions } from './records.js';
 
 export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.js';
@@ -18,16 +17,12 @@ export { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
  * exactly one request is outstanding, becomes that request's error, so the
  * waiting call fails at once.
  */
-export declare class StdioClientTransport implements Transport {
+export declare class StdioClientTransport {
   constructor(server: StdioServerParameters & EnvelopeTransportOptions);
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  start(): Promise<void>;
-  close(): Promise<void>;
-  send(message: JSONRPCMessage): Promise<void>;
   /** The server's stderr when `stderr` was 'pipe' or 'overlapped' (available before start()), else its own, or null. */
   readonly stderr: Stream | null;
   /** The server's process id once started, else null. */
   readonly pid: number | null;
 }
+/** The SDK's Transport: start, send, close and the callbacks, as its own. */
+export interface StdioClientTransport extends Transport {}

@@ -3,7 +3,6 @@
 
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { EnvelopeTransportOptions } from './records.js';
 
 export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.js';
@@ -15,12 +14,8 @@ export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.j
  * `too_long` ones skipped, with a log record; requests, notifications and
  * responses reach the SDK as its own transport hands them.
  */
-export declare class StdioServerTransport implements Transport {
+export declare class StdioServerTransport {
   constructor(stdin?: Readable, stdout?: Writable, options?: EnvelopeTransportOptions);
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  start(): Promise<void>;
-  close(): Promise<void>;
-  send(message: JSONRPCMessage): Promise<void>;
 }
+/** The SDK's Transport: start, send, close and the callbacks, as its own. */
+export interface StdioServerTransport extends Transport {}

@@ -16,12 +16,10 @@
  * undefined when it has none. */
 
 static napi_value js_classify(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
     napi_value argv[1];
     State *state = NULL;
-    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&state));
-    if (argc < 1) {
-        return throw_type_error(env, "classify(line): one argument is required");
+    if (!callback_args(env, info, 1, argv, &state)) {
+        return NULL;
     }
     Input line;
     if (!input_bytes(env, state, argv[0], "line", &line)) {
@@ -77,13 +75,22 @@ static bool role_arg(napi_env env, napi_value value, uint32_t *role) {
     return false;
 }
 
+/* A string the library returned, as a JavaScript string (null when it has
+ * none), and freed. */
+static napi_value owned_string_value(napi_env env, JsonRpcString *text) {
+    napi_value result;
+    napi_status made = text->ptr == NULL ? napi_get_null(env, &result)
+                                         : napi_create_string_utf8(env, text->ptr, text->len, &result);
+    jsonrpc_string_free(text);
+    NAPI_OK(made);
+    return result;
+}
+
 static napi_value js_invalid_reply(napi_env env, napi_callback_info info) {
-    size_t argc = 2;
     napi_value argv[2];
     State *state = NULL;
-    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&state));
-    if (argc < 2) {
-        return throw_type_error(env, "invalidReply(line, role): two arguments are required");
+    if (!callback_args(env, info, 2, argv, &state)) {
+        return NULL;
     }
     uint32_t role;
     if (!role_arg(env, argv[1], &role)) {
@@ -99,23 +106,16 @@ static napi_value js_invalid_reply(napi_env env, napi_callback_info info) {
         jsonrpc_string_free(&reply.text);
         return throw_status(env, "jsonrpc_invalid_reply", reply.status, (JsonRpcStr){NULL, 0}, NULL);
     }
-    napi_value result;
-    napi_status made = reply.text.ptr == NULL ? napi_get_null(env, &result)
-                                              : napi_create_string_utf8(env, reply.text.ptr, reply.text.len, &result);
-    jsonrpc_string_free(&reply.text);
-    NAPI_OK(made);
-    return result;
+    return owned_string_value(env, &reply.text);
 }
 
 /* ---- logValue(bytes) -> string -------------------------------------------- */
 
 static napi_value js_log_value(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
     napi_value argv[1];
     State *state = NULL;
-    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&state));
-    if (argc < 1) {
-        return throw_type_error(env, "logValue(bytes): one argument is required");
+    if (!callback_args(env, info, 1, argv, &state)) {
+        return NULL;
     }
     Input bytes;
     if (!input_bytes(env, state, argv[0], "bytes", &bytes)) {
@@ -128,11 +128,7 @@ static napi_value js_log_value(napi_env env, napi_callback_info info) {
          * caught a fault. */
         return throw_error(env, "jsonrpc_log_value failed: out of memory or a fault inside the library");
     }
-    napi_value result;
-    napi_status made = napi_create_string_utf8(env, text.ptr, text.len, &result);
-    jsonrpc_string_free(&text);
-    NAPI_OK(made);
-    return result;
+    return owned_string_value(env, &text);
 }
 
 /* ---- the module's exports ------------------------------------------------- */

@@ -114,6 +114,11 @@ napi_value throw_status(napi_env env, const char *call, JsonRpcStatus status, Js
  * already pending. */
 napi_value throw_last_error(napi_env env);
 
+/* A callback's first `count` arguments into argv (undefined where fewer
+ * were passed, so a missing argument gets the same TypeError as a wrong
+ * one) and, when `state` is not NULL, the state it was made with. */
+bool callback_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, State **state);
+
 /* napi_* calls that fail leave a pending exception or get one. */
 #define NAPI_OK(call)                          \
     do {                                       \

@@ -130,6 +130,15 @@ bool batch_texts_value(napi_env env, const JsonRpcBatch *batch, const TextsInfo 
     return true;
 }
 
+bool callback_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, State **state) {
+    size_t given = count;
+    if (napi_get_cb_info(env, info, &given, argv, NULL, (void **)state) != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    return true;
+}
+
 static bool exception_pending(napi_env env) {
     bool pending = false;
     return napi_is_exception_pending(env, &pending) != napi_ok || pending;

@@ -43,15 +43,20 @@ static void box_finalize(napi_env env, void *data, void *hint) {
     free(box);
 }
 
+/* Whether `handle` is an object readerNew made (freed or not). */
+static bool is_handle(napi_env env, napi_value handle) {
+    napi_valuetype type = napi_undefined;
+    bool tagged = false;
+    return napi_typeof(env, handle, &type) == napi_ok && type == napi_object &&
+           napi_check_object_type_tag(env, handle, &READER_TAG, &tagged) == napi_ok && tagged;
+}
+
 /* The live reader behind a handle argument, or NULL with an exception: a
  * TypeError for an object that is no reader handle, an Error for one whose
  * reader has been freed. */
 static ReaderBox *box_arg(napi_env env, napi_value handle) {
-    napi_valuetype type = napi_undefined;
-    bool tagged = false;
     void *box = NULL;
-    if (napi_typeof(env, handle, &type) != napi_ok || type != napi_object ||
-        napi_check_object_type_tag(env, handle, &READER_TAG, &tagged) != napi_ok || !tagged) {
+    if (!is_handle(env, handle)) {
         throw_type_error(env, "not a reader handle");
         return NULL;
     }
@@ -63,14 +68,13 @@ static ReaderBox *box_arg(napi_env env, napi_value handle) {
 }
 
 static napi_value js_reader_new(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
     napi_value argv[1];
-    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+    if (!callback_args(env, info, 1, argv, NULL)) {
+        return NULL;
+    }
     double max_line = 0;
     napi_valuetype type = napi_undefined;
-    if (argc >= 1) {
-        NAPI_OK(napi_typeof(env, argv[0], &type));
-    }
+    NAPI_OK(napi_typeof(env, argv[0], &type));
     if (type != napi_undefined) {
         /* lib/ has checked it; this keeps the conversion below defined. */
         if (type != napi_number || napi_get_value_double(env, argv[0], &max_line) != napi_ok || !(max_line >= 0) ||
@@ -174,64 +178,53 @@ static napi_value status_error(napi_env env, const char *call, JsonRpcStatus sta
     return throw_status(env, call, status, (JsonRpcStr){NULL, 0}, consequence);
 }
 
-/* readerFeed(handle, chunk, records?) and readerEnd(handle, records?). */
-static napi_value js_reader_feed(napi_env env, napi_callback_info info) {
-    size_t argc = 3;
+/* readerFeed(handle, chunk, records?) and readerEnd(handle, records?): the
+ * batch the call completed, as batch_value gives it. */
+static napi_value reader_call(napi_env env, napi_callback_info info, bool ending) {
     napi_value argv[3];
     State *state = NULL;
-    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&state));
-    if (argc < 2) {
-        return throw_type_error(env, "readerFeed(handle, chunk): two arguments are required");
+    if (!callback_args(env, info, 3, argv, &state)) {
+        return NULL;
     }
     ReaderBox *box = box_arg(env, argv[0]);
     if (box == NULL) {
         return NULL;
     }
-    Input chunk;
-    if (!input_bytes(env, state, argv[1], "chunk", &chunk)) {
-        return NULL;
-    }
     JsonRpcBatch batch;
-    JsonRpcStatus status = jsonrpc_reader_feed(box->reader, chunk.data, chunk.len, &batch);
-    input_release(&chunk);
-    if (status != JSONRPC_STATUS_OK) {
-        return status_error(env, "jsonrpc_reader_feed", status, "the chunk was not taken");
+    JsonRpcStatus status;
+    if (ending) {
+        status = jsonrpc_reader_end(box->reader, &batch);
+    } else {
+        Input chunk;
+        if (!input_bytes(env, state, argv[1], "chunk", &chunk)) {
+            return NULL;
+        }
+        status = jsonrpc_reader_feed(box->reader, chunk.data, chunk.len, &batch);
+        input_release(&chunk);
     }
-    return batch_value(env, &batch, argc >= 3 ? argv[2] : NULL);
+    if (status != JSONRPC_STATUS_OK) {
+        return ending ? status_error(env, "jsonrpc_reader_end", status, "the stream has not ended")
+                      : status_error(env, "jsonrpc_reader_feed", status, "the chunk was not taken");
+    }
+    return batch_value(env, &batch, argv[ending ? 1 : 2]);
+}
+
+static napi_value js_reader_feed(napi_env env, napi_callback_info info) {
+    return reader_call(env, info, false);
 }
 
 static napi_value js_reader_end(napi_env env, napi_callback_info info) {
-    size_t argc = 2;
-    napi_value argv[2];
-    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-    if (argc < 1) {
-        return throw_type_error(env, "readerEnd(handle): one argument is required");
-    }
-    ReaderBox *box = box_arg(env, argv[0]);
-    if (box == NULL) {
-        return NULL;
-    }
-    JsonRpcBatch batch;
-    JsonRpcStatus status = jsonrpc_reader_end(box->reader, &batch);
-    if (status != JSONRPC_STATUS_OK) {
-        return status_error(env, "jsonrpc_reader_end", status, "the stream has not ended");
-    }
-    return batch_value(env, &batch, argc >= 2 ? argv[1] : NULL);
+    return reader_call(env, info, true);
 }
 
 /* Frees the reader at once, and its box with it: the handle is unwrapped,
  * so no finalizer is left waiting for a collection. */
 static napi_value js_reader_free(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
     napi_value argv[1];
-    NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-    if (argc < 1) {
-        return throw_type_error(env, "readerFree(handle): one argument is required");
+    if (!callback_args(env, info, 1, argv, NULL)) {
+        return NULL;
     }
-    bool tagged = false;
-    napi_valuetype type = napi_undefined;
-    NAPI_OK(napi_typeof(env, argv[0], &type));
-    if (type != napi_object || napi_check_object_type_tag(env, argv[0], &READER_TAG, &tagged) != napi_ok || !tagged) {
+    if (!is_handle(env, argv[0])) {
         return throw_type_error(env, "not a reader handle");
     }
     void *box = NULL;

@@ -2,7 +2,7 @@
 // The client side of SPEC §9 for the official TypeScript SDK: a stdio
 // transport with the contract of its StdioClientTransport (it starts the
 // server as a child process), reading the server's stdout with the
-// library's reader as role `client`. A broken request from the server is
+// library's reader as role `client` (lines.cjs). A broken request from the server is
 // answered with the library's `client` reply; banners, log lines and other
 // lines that are not JSON-RPC are logged and never reach the SDK; requests,
 // notifications and responses are handed on as the SDK's own transport
@@ -19,11 +19,10 @@
 const { spawn } = require('node:child_process');
 const process = require('node:process');
 const { PassThrough } = require('node:stream');
-const { Kind, Reader, Role, classify } = require('../index.cjs');
+const { Kind, Role, classify } = require('../index.cjs');
 const { checkOptions, describe } = require('../reader.cjs');
-const { record, logOption } = require('./records.cjs');
-
-const HANDED_ON = new Set([Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE]);
+const { logOption } = require('./records.cjs');
+const { Lines } = require('./lines.cjs');
 
 // Requests are matched to responses by the id's value, as the SDK matches
 // them: the library's exact id text, read as JSON and written back compactly
@@ -37,10 +36,8 @@ function idKey(idText) {
 function makeClientTransport(schema, getDefaultEnvironment) {
   class StdioClientTransport {
     #server;
-    #log;
-    #maxLine;
+    #lines;
     #process = undefined;
-    #reader = null;
     #stderr = null;
     // The ids of the requests written and not yet answered: key -> id value.
     #outstanding = new Map();
@@ -57,9 +54,17 @@ function makeClientTransport(schema, getDefaultEnvironment) {
       }
       const { maxLine, maxBufferSize, log } = checkOptions(server);
       this.#server = server;
-      this.#maxLine = maxLine ?? maxBufferSize;
-      this.#log = logOption(log);
-      this.#reader = new Reader({ maxLine: this.#maxLine });
+      this.#lines = new Lines({
+        role: Role.CLIENT,
+        maxLine: maxLine ?? maxBufferSize,
+        log: logOption(log),
+        answer: (line) => this.#write(line),
+        handOn: (message) => this.#handOn(message),
+        fail: (error) => {
+          this.onerror?.(error);
+          this.close().catch(() => {});
+        },
+      });
       if (server.stderr === 'pipe' || server.stderr === 'overlapped') {
         this.#stderr = new PassThrough();
       }
@@ -87,12 +92,12 @@ function makeClientTransport(schema, getDefaultEnvironment) {
         child.on('spawn', () => resolve());
         child.on('close', () => {
           this.#process = undefined;
-          this.#reader.close();
+          this.#lines.close();
           this.onclose?.();
         });
         child.stdin?.on('error', (error) => this.onerror?.(error));
-        child.stdout?.on('data', (chunk) => this.#ondata(chunk));
-        child.stdout?.on('end', () => this.#onend());
+        child.stdout?.on('data', (chunk) => this.#lines.feed(chunk));
+        child.stdout?.on('end', () => this.#lines.end());
         child.stdout?.on('error', (error) => this.onerror?.(error));
         if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
       });
@@ -108,40 +113,9 @@ function makeClientTransport(schema, getDefaultEnvironment) {
       return this.#process?.pid ?? null;
     }
 
-    #ondata(chunk) {
-      if (this.#reader.closed) return;
-      let messages;
-      try {
-        messages = this.#reader.feed(chunk);
-      } catch (error) {
-        this.onerror?.(error);
-        this.close().catch(() => {});
-        return;
-      }
-      for (const message of messages) this.#take(message);
-    }
-
-    #onend() {
-      if (this.#reader.closed) return;
-      for (const message of this.#reader.end()) this.#take(message);
-    }
-
-    #take(message) {
-      const kind = message.kind;
-      if (kind === Kind.TOO_LONG) {
-        this.#log(record(Role.CLIENT, message, 'skipped'));
-        return;
-      }
-      const reply = message.replyClient;
-      if (reply !== null) {
-        this.#write(`${reply}\n`);
-        this.#log(record(Role.CLIENT, message, 'answered', { reply }));
-        return;
-      }
-      if (!HANDED_ON.has(kind)) {
-        this.#log(record(Role.CLIENT, message, 'dropped'));
-        return;
-      }
+    // A request, a notification or a response: to the SDK, with the
+    // handshake rule for an error that names no request.
+    #handOn(message) {
       let value;
       try {
         value = JSON.parse(message.line.toString('utf8'));
@@ -149,15 +123,15 @@ function makeClientTransport(schema, getDefaultEnvironment) {
         this.onerror?.(error);
         return;
       }
-      if (kind === Kind.RESPONSE) {
+      if (message.kind === Kind.RESPONSE) {
         if (message.namesNoRequest) {
           if (this.#outstanding.size !== 1) {
-            this.#log(record(Role.CLIENT, message, 'dropped'));
+            this.#lines.log(message, 'dropped');
             return;
           }
           const [[key, id]] = this.#outstanding;
           this.#outstanding.delete(key);
-          this.#log(record(Role.CLIENT, message, 'matched', { requestId: JSON.stringify(id) }));
+          this.#lines.log(message, 'matched', { requestId: JSON.stringify(id) });
           value.id = id;
         } else if (message.id !== null) {
           this.#outstanding.delete(idKey(message.id));
@@ -214,7 +188,7 @@ function makeClientTransport(schema, getDefaultEnvironment) {
         }
       }
       this.#outstanding.clear();
-      this.#reader.close();
+      this.#lines.close();
     }
 
     send(message) {

@@ -1,19 +1,18 @@
 'use strict';
 // The server side of SPEC §9 for the official TypeScript SDK: a stdio
 // transport with the contract of its StdioServerTransport, reading stdin
-// with the library's reader as role `server`. A line owed a reply is
-// answered at once with the library's reply and never reaches the SDK;
-// `empty` and `not_jsonrpc` lines are dropped, and `too_long` ones skipped,
-// each with a log record; requests, notifications and responses are handed
-// to the SDK as its own transport hands them (its JSONRPCMessageSchema over
-// JSON.parse of the line).
+// with the library's reader as role `server` (lines.cjs). A line owed a
+// reply is answered at once with the library's reply and never reaches the
+// SDK; `empty` and `not_jsonrpc` lines are dropped, and `too_long` ones
+// skipped, each with a log record; requests, notifications and responses
+// are handed to the SDK as its own transport hands them (its
+// JSONRPCMessageSchema over JSON.parse of the line).
 
 const process = require('node:process');
-const { Kind, Reader, Role } = require('../index.cjs');
+const { Role } = require('../index.cjs');
 const { checkOptions, describe } = require('../reader.cjs');
-const { record, logOption } = require('./records.cjs');
-
-const HANDED_ON = new Set([Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE]);
+const { logOption } = require('./records.cjs');
+const { Lines } = require('./lines.cjs');
 
 // `schema` is the SDK's JSONRPCMessageSchema, from its ESM or its CommonJS
 // build (whichever the program uses).
@@ -21,9 +20,7 @@ function makeServerTransport(schema) {
   class StdioServerTransport {
     #stdin;
     #stdout;
-    #maxLine;
-    #log;
-    #reader = null;
+    #lines;
     #started = false;
 
     // As the SDK's: (stdin = process.stdin, stdout = process.stdout,
@@ -39,32 +36,23 @@ function makeServerTransport(schema) {
       }
       this.#stdin = stdin;
       this.#stdout = stdout;
-      this.#maxLine = maxLine ?? maxBufferSize;
-      this.#log = logOption(log);
-      // The reader is made here so that a bad limit fails at once.
-      this.#reader = new Reader({ maxLine: this.#maxLine });
+      // Made here so that a bad option fails at once.
+      this.#lines = new Lines({
+        role: Role.SERVER,
+        maxLine: maxLine ?? maxBufferSize,
+        log: logOption(log),
+        answer: (line) => this.#stdout.write(line),
+        handOn: (message) => this.#handOn(message),
+        fail: (error) => {
+          this.onerror?.(error);
+          this.close().catch(() => {});
+        },
+      });
     }
 
-    #ondata = (chunk) => {
-      let messages;
-      try {
-        messages = this.#reader.feed(chunk);
-      } catch (error) {
-        this.onerror?.(error);
-        this.close().catch(() => {});
-        return;
-      }
-      for (const message of messages) this.#take(message);
-    };
-
-    #onend = () => {
-      if (this.#reader === null || this.#reader.closed) return;
-      for (const message of this.#reader.end()) this.#take(message);
-    };
-
-    #onerror = (error) => {
-      this.onerror?.(error);
-    };
+    #ondata = (chunk) => this.#lines.feed(chunk);
+    #onend = () => this.#lines.end();
+    #onerror = (error) => this.onerror?.(error);
 
     async start() {
       if (this.#started) {
@@ -78,22 +66,7 @@ function makeServerTransport(schema) {
       this.#stdin.on('error', this.#onerror);
     }
 
-    #take(message) {
-      const kind = message.kind;
-      if (kind === Kind.TOO_LONG) {
-        this.#log(record(Role.SERVER, message, 'skipped'));
-        return;
-      }
-      const reply = message.replyServer;
-      if (reply !== null) {
-        this.#stdout.write(`${reply}\n`);
-        this.#log(record(Role.SERVER, message, 'answered', { reply }));
-        return;
-      }
-      if (!HANDED_ON.has(kind)) {
-        this.#log(record(Role.SERVER, message, 'dropped'));
-        return;
-      }
+    #handOn(message) {
       let parsed;
       try {
         parsed = schema.parse(JSON.parse(message.line.toString('utf8')));
@@ -110,7 +83,7 @@ function makeServerTransport(schema) {
       this.#stdin.off('error', this.#onerror);
       // Pause stdin only if no one else listens to it, as the SDK does.
       if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
-      this.#reader?.close();
+      this.#lines.close();
       this.onclose?.();
     }
 
