@@ -5,35 +5,11 @@
 // buffering, drops a too-long line as it arrives and reports it once.
 
 const native = require('./native.cjs');
+const { checkMaxLine, checkOptions, describe } = require('./arguments.cjs');
 const { messages } = require('./values.cjs');
 
 const NONE = Object.freeze([]);
 const KEPT_RECORDS = 1 << 20;
-
-function checkMaxLine(maxLine) {
-  if (maxLine === undefined) return 0;
-  if (typeof maxLine !== 'number') {
-    throw new TypeError(`maxLine must be a number of bytes, not ${describe(maxLine)}`);
-  }
-  if (!Number.isSafeInteger(maxLine) || maxLine < 0) {
-    throw new RangeError(`maxLine must be a whole number of bytes, 0 or more (0: the library's default), not ${maxLine}`);
-  }
-  return maxLine;
-}
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function checkOptions(options) {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, not ${describe(options)}`);
-  }
-  return options;
-}
 
 // A stream's reader: feed() it each chunk as read, end() it at the end of the
 // stream; close() frees the library's reader (a finalizer frees it too, only
@@ -92,21 +68,23 @@ function readMessages(stream, options) {
   if (stream === null || typeof stream !== 'object' || typeof stream[Symbol.asyncIterator] !== 'function') {
     throw new TypeError(`stream must be a Readable or an async iterable of chunks, not ${describe(stream)}`);
   }
-  return new Messages(stream, new Reader(options));
+  const { maxLine } = checkOptions(options);
+  return new Messages(stream, checkMaxLine(maxLine));
 }
 
 class Messages {
   #stream;
-  #reader;
+  #maxLine;
+  #reader = null; // made on the first read
   #chunks = undefined;
   #queue = NONE;
   #next = 0;
   #done = false;
   #reading = null;
 
-  constructor(stream, reader) {
+  constructor(stream, maxLine) {
     this.#stream = stream;
-    this.#reader = reader;
+    this.#maxLine = maxLine;
   }
 
   [Symbol.asyncIterator]() {
@@ -130,6 +108,7 @@ class Messages {
   async #read() {
     try {
       while (!this.#done) {
+        this.#reader ??= new Reader({ maxLine: this.#maxLine });
         this.#chunks ??= this.#stream[Symbol.asyncIterator]();
         const step = await this.#chunks.next();
         if (this.#done) break; // left early while this read was waiting
@@ -156,7 +135,7 @@ class Messages {
 
   #finish() {
     this.#done = true;
-    this.#reader.close();
+    this.#reader?.close();
   }
 
   // Frees the reader and lets go of the stream (a Readable's iterator
@@ -186,4 +165,4 @@ class Messages {
   }
 }
 
-module.exports = { Reader, readMessages, checkMaxLine, checkOptions, describe };
+module.exports = { Reader, readMessages };

@@ -20,7 +20,7 @@ const { spawn } = require('node:child_process');
 const process = require('node:process');
 const { PassThrough } = require('node:stream');
 const { Kind, Role, classify } = require('../index.cjs');
-const { checkOptions, describe } = require('../reader.cjs');
+const { checkOptions, describe } = require('../arguments.cjs');
 const { logOption } = require('./records.cjs');
 const { Lines } = require('./lines.cjs');
 

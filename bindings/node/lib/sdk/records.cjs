@@ -6,7 +6,7 @@
 // carries the protocol).
 
 const { Kind, Role, logValue } = require('../index.cjs');
-const { describe } = require('../reader.cjs');
+const { describe } = require('../arguments.cjs');
 
 const ACTIONS = {
   answered: 'answered with the library\'s reply',

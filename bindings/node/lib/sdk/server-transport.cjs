@@ -10,7 +10,7 @@
 
 const process = require('node:process');
 const { Role } = require('../index.cjs');
-const { checkOptions, describe } = require('../reader.cjs');
+const { checkOptions, describe } = require('../arguments.cjs');
 const { logOption } = require('./records.cjs');
 const { Lines } = require('./lines.cjs');
 
