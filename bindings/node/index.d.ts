@@ -70,7 +70,11 @@ export interface Message extends Classification {
   readonly number: number;
   /** The line's length in bytes, LF excluded (a CR before it is part of the line). */
   readonly length: number;
-  /** The line's bytes, LF excluded; null for a `too_long` line, which is never held. */
+  /**
+   * The line's bytes, LF excluded, as a view of the copy of its chunk's
+   * lines (holding a message holds those); null for a `too_long` line,
+   * which is never held.
+   */
   readonly line: Buffer | null;
 }
 

@@ -10,6 +10,7 @@
 // they index an array, and the name arrays are packed (no hole), so that
 // building an object costs little more than its allocation.
 
+const { inspect } = require('node:util');
 const native = require('./native.cjs');
 
 const L = native.layout;
@@ -95,6 +96,16 @@ class Classification {
   get spans() {
     return spans(this.#spans);
   }
+
+  // The fields, spans included (they are built when asked for, so they are
+  // no own property).
+  toJSON() {
+    return { ...this, spans: this.spans };
+  }
+
+  [inspect.custom](depth, options, show) {
+    return `Classification ${show(this.toJSON(), options)}`;
+  }
 }
 
 // What a reader gives for each line: the line's number in its stream, its
@@ -119,9 +130,20 @@ class Message {
     return spans(this.#spans);
   }
 
+  // A view of the line's bytes in the copy of its batch (made when asked
+  // for: holding a message holds that batch's bytes).
   get line() {
     const bytes = this.#bytes;
     return bytes === null ? null : bytes.subarray(this.#offset, this.#offset + this.length);
+  }
+
+  // The fields, spans included; not the line's bytes.
+  toJSON() {
+    return { ...this, spans: this.spans };
+  }
+
+  [inspect.custom](depth, options, show) {
+    return `Message ${show({ ...this.toJSON(), line: this.line }, options)}`;
   }
 }
 

@@ -37,6 +37,14 @@ test('results are frozen, all the way down', () => {
   }, TypeError);
   assert.equal(c.kind, 'request');
   assert.deepEqual({ ...c.spans.params }, { offset: 49, length: 2 });
+  // The spans are built when asked for, and JSON has them too.
+  assert.deepEqual(JSON.parse(JSON.stringify(c)).spans, {
+    id: { offset: 22, length: 1 },
+    method: { offset: 33, length: 6 },
+    params: { offset: 49, length: 2 },
+    result: null,
+    error: null,
+  });
 });
 
 // The names of a union type `export type NAME = 'a' | 'b';` in index.d.ts.
