@@ -14,13 +14,15 @@ CFLAGS_STRICT := -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude
 SANITIZE      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 VALGRIND_RUN  := $(VALGRIND) --quiet --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=1
 
-.PHONY: all build demo test test-lint test-rust test-c header clean
+.PHONY: all build demo demo-guard test test-lint test-rust test-c header clean
 
 all: build
 
 build: $(RELEASE_LIB)/libjsonrpc_envelope.so
 
 # ---- demo: the CLI and a small C host over the example captures ----------
+
+GUARD_DEMO_INPUT := printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"ping"}' 'not json' '[1,2]' '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}'
 
 demo: build $(BUILD)/capture_host
 	@echo '== jsonrpc-envelope lint: a server stdout capture, as its host (client) reads it'
@@ -34,6 +36,18 @@ demo: build $(BUILD)/capture_host
 	@echo
 	@echo '== examples/c/capture_host: a C host reading the capture in 256-byte chunks'
 	@LD_LIBRARY_PATH=$(RELEASE_LIB) $(BUILD)/capture_host server examples/captures/client-to-server.jsonl
+	@echo
+	@$(MAKE) --no-print-directory demo-guard
+
+# The guard's part of the demo, which `make demo-guard` shows alone.
+demo-guard: build | $(BUILD)
+	@echo '== jsonrpc-envelope guard: a polluting, trusting server (examples/guard/naive_server.py) made safe'
+	@echo '-- without the guard: its banner and logs reach the host, and the line "not json" ends it'
+	@$(GUARD_DEMO_INPUT) | $(PYTHON) examples/guard/naive_server.py 2>$(BUILD)/guard-demo.err | sed 's/^/  host reads: /'
+	@sed 's/^/  stderr: /' $(BUILD)/guard-demo.err
+	@echo '-- with the guard: the host reads only JSON-RPC, the bad lines are answered, the server lives'
+	@$(GUARD_DEMO_INPUT) | ./target/release/jsonrpc-envelope guard -- $(PYTHON) examples/guard/naive_server.py 2>$(BUILD)/guard-demo.err | sed 's/^/  host reads: /'
+	@sed 's/^/  stderr: /' $(BUILD)/guard-demo.err
 
 $(BUILD)/capture_host: examples/c/capture_host.c include/jsonrpc_envelope.h $(RELEASE_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -O2 $< -L$(RELEASE_LIB) -ljsonrpc_envelope -o $@
@@ -46,8 +60,12 @@ $(BUILD):
 # Each binding adds its test target to TESTS in its own rules.mk, and may
 # add a benchmark to BENCHES (writing bench/out/<lang>.txt).
 TESTS := test-lint test-rust test-c test-fuzz
-BENCHES := bench-rust bench-memory
+BENCHES := bench-rust bench-memory bench-guard
 -include bindings/*/rules.mk
+include sdk/rules.mk
+include tests/guard/rules.mk
+# Release artifacts (make dist) and their tests (test-dist).
+include packaging/rules.mk
 
 test: $(TESTS)
 
@@ -152,6 +170,14 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 	cd bench/rust && $(CARGO) build --quiet --release --bin memory
 	bench/rust/target/release/memory target/release/jsonrpc-envelope > bench/out/memory.txt
 	cat bench/out/memory.txt
+
+# The guard against the same child without it, in turns (bench/guard: its
+# own crate, which drives the guard through pipes as a host does).
+bench-guard: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
+	cd bench/guard && $(CARGO) build --quiet --release
+	mkdir -p bench/out
+	nice bench/guard/target/release/bench-guard target/release/jsonrpc-envelope > bench/out/guard.txt
+	cat bench/out/guard.txt
 
 # ---- fuzzing (cargo fuzz, libFuzzer + ASan, on stable via RUSTC_BOOTSTRAP) ----
 

@@ -2,6 +2,9 @@
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the libraries, both headers,
 #                                                 pkg-config and CMake files
+#                [CPP_INSTALL_LIB=target/release]  where the libraries come from
+#                [PC_PREFIX=$(PREFIX)]            the .pc's prefix (make dist
+#                                                 gives ${pcfiledir}/../..)
 #   make uninstall [PREFIX=...] [DESTDIR=]        removes exactly those files
 #   make cpp-host                                 builds examples/cpp/host.cpp
 #   make test-cpp                                 every C/C++ test below
@@ -16,6 +19,8 @@ CPP_JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+CPP_INSTALL_LIB ?= $(RELEASE_LIB)
+PC_PREFIX ?= $(PREFIX)
 
 CPP_DIR      := bindings/cpp
 CPP_OUT      := target/cpp
@@ -51,16 +56,17 @@ CPP_INSTALLED = \
 	lib/cmake/jsonrpc_envelope/jsonrpc_envelopeConfig.cmake \
 	lib/cmake/jsonrpc_envelope/jsonrpc_envelopeConfigVersion.cmake
 
-# The templates' @PREFIX@ (without DESTDIR), @VERSION@ and @ABI@.
-CPP_CONFIGURE = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(CPP_VERSION)|g' -e 's|@ABI@|$(ABI)|g'
+# The templates' @PREFIX@ (PC_PREFIX: PREFIX without DESTDIR, unless given),
+# @VERSION@ and @ABI@.
+CPP_CONFIGURE = sed -e 's|@PREFIX@|$(PC_PREFIX)|g' -e 's|@VERSION@|$(CPP_VERSION)|g' -e 's|@ABI@|$(ABI)|g'
 
-install-cpp: $(RELEASE_LIB)/libjsonrpc_envelope.so
+install-cpp: $(CPP_INSTALL_LIB)/libjsonrpc_envelope.so
 	@case '$(PREFIX)' in /*) ;; *) echo "make install: PREFIX must be an absolute path, not '$(PREFIX)'" >&2; exit 2;; esac
 	@test -n '$(ABI)' && test -n '$(CPP_VERSION)' || { echo "make install: no ABI or version found" >&2; exit 2; }
 	install -d '$(CPP_ROOT)/lib/pkgconfig' '$(CPP_ROOT)/lib/cmake/jsonrpc_envelope' '$(CPP_ROOT)/include'
-	install -m 0755 $(RELEASE_LIB)/libjsonrpc_envelope.so '$(CPP_ROOT)/lib/libjsonrpc_envelope.so.$(ABI)'
+	install -m 0755 $(CPP_INSTALL_LIB)/libjsonrpc_envelope.so '$(CPP_ROOT)/lib/libjsonrpc_envelope.so.$(ABI)'
 	ln -sfn libjsonrpc_envelope.so.$(ABI) '$(CPP_ROOT)/lib/libjsonrpc_envelope.so'
-	install -m 0644 $(RELEASE_LIB)/libjsonrpc_envelope.a '$(CPP_ROOT)/lib/libjsonrpc_envelope.a'
+	install -m 0644 $(CPP_INSTALL_LIB)/libjsonrpc_envelope.a '$(CPP_ROOT)/lib/libjsonrpc_envelope.a'
 	install -m 0644 include/jsonrpc_envelope.h $(CPP_DIR)/jsonrpc_envelope.hpp '$(CPP_ROOT)/include/'
 	mkdir -p $(CPP_OUT)/packaging
 	$(CPP_CONFIGURE) $(CPP_DIR)/packaging/jsonrpc-envelope.pc.in > $(CPP_OUT)/packaging/jsonrpc-envelope.pc

@@ -10,6 +10,9 @@ package envelope
 // --release --lib --crate-type staticlib -- --print native-static-libs`).
 // Build with -tags jsonrpc_envelope_external to drop this line and give the
 // whole link line in CGO_LDFLAGS instead (see README.md).
+//
+// This is a checkout's link: the module that `make dist` ships leaves this
+// file out and carries the library itself (_dist/link_prebuilt.go).
 
 // #cgo LDFLAGS: -L${SRCDIR}/../../target/release -l:libjsonrpc_envelope.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 import "C"

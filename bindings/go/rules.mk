@@ -55,3 +55,48 @@ bench-echo-memory: $(RELEASE_LIB)/libjsonrpc_envelope.so
 	JSONRPC_ENVELOPE_LIB="$(CURDIR)/$(RELEASE_LIB)/libjsonrpc_envelope.so" PYTHONDONTWRITEBYTECODE=1 \
 	$(PYTHON) bench/echo_memory.py go=bench/out/echo-server-go 'python=$(PYTHON) examples/python/echo_server.py' \
 	  > bench/out/echo-memory.txt; status=$$?; cat bench/out/echo-memory.txt; exit $$status
+
+# ---- mcpstdio: stdio transports for the official Go MCP SDK --------------
+# bindings/go/mcpstdio is a module of its own (requiring
+# github.com/modelcontextprotocol/go-sdk, fetched from the module proxy into
+# Go's module cache), so that the binding never requires the SDK.
+# test-go-mcp vets it and the example server on it (examples/go/sdk_server),
+# and runs its tests under the race detector: they talk to the example, to
+# the Go SDK's own server (sdk-go), and to the Python SDK's servers, ours
+# among them, with the Python of target/python-mcp (bindings/python/rules.mk).
+
+MCPSTDIO         := bindings/go/mcpstdio
+MCPSTDIO_EXAMPLE := target/mcpstdio/sdk_server
+MCPSTDIO_GO_ENV  := $(GO_ENV) GOFLAGS=-mod=readonly
+
+TESTS += test-go-mcp
+.PHONY: test-go-mcp mcpstdio-example
+
+# go build decides what is out of date.
+mcpstdio-example: $(RELEASE_LIB)/libjsonrpc_envelope.so
+	mkdir -p $(dir $(MCPSTDIO_EXAMPLE))
+	cd examples/go/sdk_server && $(MCPSTDIO_GO_ENV) $(GOLANG) build -o $(CURDIR)/$(MCPSTDIO_EXAMPLE) .
+
+test-go-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so mcpstdio-example python-mcp-venv sdk-go
+	cd $(MCPSTDIO) && $(MCPSTDIO_GO_ENV) $(GOLANG) vet ./...
+	cd examples/go/sdk_server && $(MCPSTDIO_GO_ENV) $(GOLANG) vet ./...
+	@unformatted="$$($(GO_ENV) gofmt -l $(MCPSTDIO) examples/go/sdk_server)"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted:"; echo "$$unformatted"; exit 1; fi; \
+	echo "gofmt -l $(MCPSTDIO) examples/go/sdk_server: clean"
+	cd $(MCPSTDIO) && $(MCPSTDIO_GO_ENV) $(PYTHON_MCP_ENV) MCPSTDIO_PYTHON="$(CURDIR)/$(PYTHON_MCP)" \
+	MCPSTDIO_GO_SERVER="$(CURDIR)/$(MCPSTDIO_EXAMPLE)" SDK_GO_ECHO_SERVER="$(CURDIR)/$(SDK_GO_BIN)/echo-server" \
+	$(GOLANG) test -race -count=1 ./...
+
+# The same MCP tool-call round trip over mcpstdio and over the Go SDK's own
+# stdio transports, in one run, in turns (BenchmarkToolCallInTurns; not a
+# test); part of `make bench`, which puts bench/out/mcp-go.txt in
+# bench/RESULTS.md.
+BENCHES += bench-go-mcp
+.PHONY: bench-go-mcp
+
+bench-go-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so mcpstdio-example python-mcp-venv sdk-go
+	mkdir -p bench/out
+	cd $(MCPSTDIO) && $(MCPSTDIO_GO_ENV) $(PYTHON_MCP_ENV) MCPSTDIO_PYTHON="$(CURDIR)/$(PYTHON_MCP)" \
+	MCPSTDIO_GO_SERVER="$(CURDIR)/$(MCPSTDIO_EXAMPLE)" SDK_GO_ECHO_SERVER="$(CURDIR)/$(SDK_GO_BIN)/echo-server" \
+	$(GOLANG) test -run '^$$' -bench ToolCallInTurns -benchtime 3000x -count 5 > $(CURDIR)/bench/out/mcp-go.txt
+	cat bench/out/mcp-go.txt

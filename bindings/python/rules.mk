@@ -37,3 +37,48 @@ bench-python: $(RELEASE_LIB)/libjsonrpc_envelope.so $(PYTHON_BENCH_DEPS)/orjson
 	JSONRPC_ENVELOPE_LIB="$(CURDIR)/$(RELEASE_LIB)/libjsonrpc_envelope.so" PYTHONDONTWRITEBYTECODE=1 \
 	PYTHONPATH="$(CURDIR)/$(PYTHON_BENCH_DEPS)" $(PYTHON) bench/python_bench.py > bench/out/python.txt
 	cat bench/out/python.txt
+
+# ---- jsonrpc_envelope.mcp: stdio transports for the official MCP SDK ------
+# test-python-mcp runs bindings/python/tests_mcp with the Python of a venv
+# made by `pip install "./bindings/python[mcp,test]"` (from PyPI, with the
+# SDK and what it pulls pinned by sdk/python/requirements.txt as
+# constraints), redone only when the package's metadata or the pins change.
+# Like test-python, the tests import the package's source and the library
+# of JSONRPC_ENVELOPE_LIB. They also talk to the Go SDK's servers: ours
+# (examples/go/sdk_server, bindings/go/rules.mk) and its own (sdk-go).
+
+PYTHON_MCP_VENV := target/python-mcp
+PYTHON_MCP      := $(PYTHON_MCP_VENV)/bin/python
+# The environment under which a test runs the transports' code from the
+# source: the package and the library.
+PYTHON_MCP_ENV  := JSONRPC_ENVELOPE_LIB="$(CURDIR)/$(RELEASE_LIB)/libjsonrpc_envelope.so" \
+                   PYTHONPATH="$(CURDIR)/$(PYTHON_BINDING)/src" PYTHONDONTWRITEBYTECODE=1
+
+TESTS += test-python-mcp
+.PHONY: test-python-mcp python-mcp-venv
+
+python-mcp-venv: $(PYTHON_MCP_VENV)/.installed
+
+$(PYTHON_MCP_VENV)/.installed: $(PYTHON_BINDING)/pyproject.toml $(PYTHON_BINDING)/setup.py sdk/python/requirements.txt
+	rm -rf $(PYTHON_MCP_VENV)
+	$(PYTHON) -m venv $(PYTHON_MCP_VENV)
+	$(PYTHON_MCP) -m pip install --quiet --disable-pip-version-check \
+	  -c sdk/python/requirements.txt "./$(PYTHON_BINDING)[mcp,test]"
+	touch $@
+
+test-python-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so python-mcp-venv mcpstdio-example sdk-go
+	cd $(PYTHON_BINDING) && $(PYTHON_MCP_ENV) \
+	MCPSTDIO_GO_SERVER="$(CURDIR)/$(MCPSTDIO_EXAMPLE)" SDK_GO_ECHO_SERVER="$(CURDIR)/$(SDK_GO_BIN)/echo-server" \
+	$(CURDIR)/$(PYTHON_MCP) -m pytest -p no:cacheprovider tests_mcp
+
+# The same MCP tool-call round trip over jsonrpc_envelope.mcp and over the
+# SDK's own stdio transports, in one run, in turns (bench/mcp_python_bench.py;
+# not a test); part of `make bench`, which puts bench/out/mcp-python.txt in
+# bench/RESULTS.md.
+BENCHES += bench-python-mcp
+.PHONY: bench-python-mcp
+
+bench-python-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so python-mcp-venv
+	mkdir -p bench/out
+	$(PYTHON_MCP_ENV) $(PYTHON_MCP) bench/mcp_python_bench.py > bench/out/mcp-python.txt
+	cat bench/out/mcp-python.txt

@@ -1,10 +1,19 @@
 """Builds libjsonrpc_envelope with cargo and bundles it inside the package.
 
-The crate is ../.. from this file (override: JSONRPC_ENVELOPE_CRATE); cargo
-comes from PATH (override: CARGO). The wheel holds the library beside the
-package's modules, where jsonrpc_envelope/_ffi.py looks for it, and is tagged
-py3-none-<platform>: the library is native, but ctypes does not depend on the
-CPython ABI, so one wheel serves every Python 3 of a platform.
+The crate is, in order: the directory in JSONRPC_ENVELOPE_CRATE; rust/ beside
+this file, in an sdist (which carries the crate as `cargo package` makes it,
+with its Cargo.lock); ../.. from this file, in a checkout. cargo comes from
+PATH (override: CARGO). JSONRPC_ENVELOPE_BUNDLE_LIB names a library built
+beforehand to bundle instead (`make dist` gives the one it built for an older
+glibc). The wheel holds the library beside the package's modules, where
+jsonrpc_envelope/_ffi.py looks for it, and is tagged py3-none-<platform>: the
+library is native, but ctypes does not depend on the CPython ABI, so one
+wheel serves every Python 3 of a platform.
+
+Neither maturin nor setuptools-rust fits a library that Python loads with
+ctypes: maturin has no model for a plain C-ABI library (it makes one a cffi
+module), and setuptools-rust names it as a CPython extension module and
+cannot put a crate from outside this directory into the sdist.
 """
 
 import json
@@ -13,9 +22,11 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 from setuptools.dist import Distribution
 
 try:
@@ -24,7 +35,19 @@ except ImportError:  # setuptools < 70.1
     from wheel.bdist_wheel import bdist_wheel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CRATE = os.path.abspath(os.environ.get("JSONRPC_ENVELOPE_CRATE") or os.path.join(HERE, "..", ".."))
+# Where an sdist carries the crate.
+SDIST_CRATE = "rust"
+
+
+def find_crate():
+    if os.environ.get("JSONRPC_ENVELOPE_CRATE"):
+        return os.path.abspath(os.environ["JSONRPC_ENVELOPE_CRATE"])
+    if os.path.isfile(os.path.join(HERE, SDIST_CRATE, "Cargo.toml")):
+        return os.path.join(HERE, SDIST_CRATE)
+    return os.path.abspath(os.path.join(HERE, "..", ".."))
+
+
+CRATE = find_crate()
 MANIFEST = os.path.join(CRATE, "Cargo.toml")
 
 if sys.platform == "darwin":
@@ -41,28 +64,29 @@ def fail(message):
 
 
 def crate_version():
-    """The version in the crate's [package] table (the package's version)."""
+    """The crate's version (the package's version): the workspace's in a
+    checkout, the [package] table's in the normalized Cargo.toml of an sdist."""
     if not os.path.isfile(MANIFEST):
         fail(
-            "the Rust crate is not at %s: build the package from a checkout of "
-            "jsonrpc-envelope (pip install ./bindings/python), or set "
-            "JSONRPC_ENVELOPE_CRATE to the crate's directory" % CRATE
+            "the Rust crate is not at %s: build the package from its sdist or "
+            "from a checkout of jsonrpc-envelope (pip install ./bindings/python), "
+            "or set JSONRPC_ENVELOPE_CRATE to the crate's directory" % CRATE
         )
     with open(MANIFEST, encoding="utf-8") as manifest:
         text = manifest.read()
-    # The one version of the workspace (every package takes it from there).
-    package = re.search(r"^\[workspace\.package\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
-    version = package and re.search(r'^version\s*=\s*"([^"]+)"', package.group(1), re.M)
-    if not version:
-        fail("no [workspace.package] version in %s" % MANIFEST)
-    return version.group(1)
+    for table in (r"workspace\.package", r"package"):
+        found = re.search(r"^\[%s\]\s*$(.*?)(?=^\[|\Z)" % table, text, re.M | re.S)
+        version = found and re.search(r'^version\s*=\s*"([^"]+)"', found.group(1), re.M)
+        if version:
+            return version.group(1)
+    fail("no version in the [workspace.package] or [package] table of %s" % MANIFEST)
 
 
 def build_library():
     """Runs `cargo build --release --lib` and returns the shared library's path."""
     cargo = os.environ.get("CARGO", "cargo")
     command = [
-        cargo, "build", "--release", "--lib",
+        cargo, "build", "--release", "--lib", "--locked",
         "--manifest-path", MANIFEST,
         "--message-format=json-render-diagnostics",
     ]
@@ -96,7 +120,9 @@ class BuildPyWithLibrary(build_py):
 
     def run(self):
         super().run()
-        library = build_library()
+        library = os.environ.get("JSONRPC_ENVELOPE_BUNDLE_LIB") or build_library()
+        if not os.path.isfile(library):
+            fail("JSONRPC_ENVELOPE_BUNDLE_LIB=%r names no file" % library)
         if getattr(self, "editable_mode", False):
             # `pip install -e`: the package is imported from src/.
             target = os.path.join(HERE, "src", "jsonrpc_envelope", LIB_NAME)
@@ -105,6 +131,39 @@ class BuildPyWithLibrary(build_py):
         self.mkpath(os.path.dirname(target))
         shutil.copyfile(library, target)
         os.chmod(target, 0o755)
+
+
+class SdistWithCrate(sdist):
+    """sdist, plus the crate in rust/: the files `cargo package` puts in the
+    crate's package (its `include` list in Cargo.toml), with a Cargo.toml
+    that stands alone (no workspace) and the Cargo.lock."""
+
+    def make_release_tree(self, base_dir, files):
+        super().make_release_tree(base_dir, files)
+        cargo = os.environ.get("CARGO", "cargo")
+        target = os.path.join(self.get_finalized_command("build").build_base, "cargo-package")
+        command = [
+            cargo, "package", "--no-verify", "--allow-dirty", "--quiet",
+            "--manifest-path", MANIFEST, "--package", "jsonrpc-envelope",
+            "--target-dir", os.path.abspath(target),
+        ]
+        sys.stderr.write("jsonrpc-envelope sdist: %s\n" % " ".join(command))
+        try:
+            subprocess.run(command, cwd=CRATE, check=True)
+        except (OSError, subprocess.CalledProcessError) as error:
+            fail("cargo package failed: %s" % error)
+        crate = os.path.join(target, "package", "jsonrpc-envelope-%s.crate" % crate_version())
+        prefix = "jsonrpc-envelope-%s/" % crate_version()
+        destination = os.path.join(base_dir, SDIST_CRATE)
+        with tarfile.open(crate) as archive:
+            for member in archive.getmembers():
+                name = member.name
+                if not member.isfile() or not name.startswith(prefix) or ".." in name.split("/"):
+                    fail("unexpected entry %r in %s" % (name, crate))
+                path = os.path.join(destination, name[len(prefix):])
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with archive.extractfile(member) as source, open(path, "wb") as out:
+                    shutil.copyfileobj(source, out)
 
 
 class BinaryDistribution(Distribution):
@@ -129,5 +188,5 @@ class BdistWheelAnyPython3(bdist_wheel):
 setup(
     version=crate_version(),
     distclass=BinaryDistribution,
-    cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": BdistWheelAnyPython3},
+    cmdclass={"build_py": BuildPyWithLibrary, "sdist": SdistWithCrate, "bdist_wheel": BdistWheelAnyPython3},
 )

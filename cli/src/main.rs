@@ -1,6 +1,11 @@
-//! `jsonrpc-envelope`: the library's rules for people looking at captures.
+//! `jsonrpc-envelope`: the library's rules for people looking at captures,
+//! and the guard that applies them to a live stdio session.
 
 mod args;
+#[cfg(test)]
+#[path = "../../tests/common/mod.rs"]
+mod common;
+mod guard;
 mod lint;
 mod record;
 mod stream;
@@ -16,6 +21,8 @@ jsonrpc-envelope: what each line of JSON-RPC 2.0 traffic is, and what reply it i
 Usage:
   jsonrpc-envelope classify [--max-line BYTES] [FILE]
   jsonrpc-envelope lint [--role server|client] [--max-line BYTES] [FILE]
+  jsonrpc-envelope lint --recording [--max-line BYTES] FILE
+  jsonrpc-envelope guard [OPTIONS] -- COMMAND [ARGS...]
   jsonrpc-envelope --help | --version
 
 Commands:
@@ -25,12 +32,17 @@ Commands:
   lint       A person's view of a capture: every line that would trouble a
              peer, with its line number and what is wrong, then a count per
              kind. Exit status 1 when any line would trouble a peer.
+  guard      Runs COMMAND (a stdio MCP server, or any JSON-RPC peer) with the
+             rules applied to its stdin and stdout, both ways: see
+             `jsonrpc-envelope guard --help`.
 
 Options:
   --role ROLE       Who reads the capture (lint): `client` (default) for a
                     server's stdout as its host reads it, `server` for what a
                     client sent to a server's stdin.
-  --max-line BYTES  Longest line to classify (default 16777216); a longer one
+  --recording       (lint) FILE is a guard's recording (guard --record): each
+                    direction is reviewed with the role the guard read it as.
+  --max-line BYTES  Longest line to classify (default {MAX_LINE}); a longer one
                     is reported as too_long and never held in memory.
   FILE              The capture, lines split at LF; `-` or none: standard input.
 
@@ -38,10 +50,16 @@ Examples:
   jsonrpc-envelope lint server-stdout.jsonl
   my-mcp-server < requests.jsonl | jsonrpc-envelope classify
   jsonrpc-envelope lint --role server client-to-server.jsonl
+  jsonrpc-envelope guard --record session.jsonl -- python3 my_server.py
 
 Exit status: 0 success (lint: nothing troubling), 1 lint found trouble,
 2 usage or input error.
 ";
+
+/// A help text with the library's default line limit in it.
+fn help(text: &str) -> String {
+    text.replace("{MAX_LINE}", &jsonrpc_envelope::DEFAULT_MAX_LINE.to_string())
+}
 
 fn main() -> ExitCode {
     let options = match args::parse(std::env::args_os().skip(1)) {
@@ -65,7 +83,11 @@ fn main() -> ExitCode {
 fn run(options: Options) -> io::Result<ExitCode> {
     let stdout = io::stdout();
     match options.command {
-        Command::Help => stdout.lock().write_all(HELP.as_bytes()).map(|()| ExitCode::SUCCESS),
+        Command::Help => stdout.lock().write_all(help(HELP).as_bytes()).map(|()| ExitCode::SUCCESS),
+        Command::Guard(options) if options.help => {
+            stdout.lock().write_all(help(guard::HELP).as_bytes()).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Guard(options) => Ok(guard::run(options)),
         Command::Version => {
             writeln!(stdout.lock(), "jsonrpc-envelope {}", jsonrpc_envelope::VERSION).map(|()| ExitCode::SUCCESS)
         }
@@ -78,7 +100,11 @@ fn run(options: Options) -> io::Result<ExitCode> {
         }
         Command::Lint => {
             let input = stream::open(options.file.as_deref())?;
-            let troubled = lint::run(input, options.role, options.max_line, stdout.lock())?;
+            let troubled = if options.recording {
+                lint::run_recording(input, options.max_line, stdout.lock())?
+            } else {
+                lint::run(input, options.role, options.max_line, stdout.lock())?
+            };
             Ok(if troubled { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
     }

@@ -424,7 +424,8 @@ fn span(span: Option<Span>) -> JsonRpcSpan {
 ///
 /// Returns a result the caller owns: free it with
 /// `jsonrpc_classification_free`. Its kind is `JSONRPC_KIND_NONE` only when
-/// the call failed inside the library (see its `reason`).
+/// the call failed inside the library: its `reason` is then "out of
+/// memory", or names a caught internal fault.
 ///
 /// Thread-safe: no state is shared between calls.
 ///
@@ -441,11 +442,13 @@ pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRp
 
 /// Classifies one line, as `jsonrpc_classify` does, into memory the caller
 /// provides: the result goes to `*out`, and its strings into `scratch`
-/// (`scratch_len` bytes) when they all fit, so the call allocates nothing
-/// and a host makes one call per line. 1 KiB of scratch holds the strings
-/// of almost every line (replies included); when they do not fit they get an
-/// allocation, as in `jsonrpc_classify`. `scratch` may be NULL (with any
-/// length): then this is `jsonrpc_classify` writing to `*out`.
+/// (`scratch_len` bytes) when they all fit, so a host makes one call per
+/// line. The call allocates nothing when the strings fit and the line nests
+/// at most 1,024 levels deep; 1 KiB of scratch holds the strings of almost
+/// every line (replies included). Strings that do not fit get one
+/// allocation, as in `jsonrpc_classify`, and a deeper line needs memory for
+/// its nesting while it is scanned. `scratch` may be NULL (with any length):
+/// then this is `jsonrpc_classify` writing to `*out`.
 ///
 /// Strings in `scratch` stand back to back from its first byte, each
 /// followed by its NUL, in the order `id`, `method`, `reason`,
@@ -460,9 +463,11 @@ pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRp
 /// Whatever `*out` held before is overwritten, not freed.
 ///
 /// Returns `JSONRPC_STATUS_NULL_ARGUMENT` when `out` is NULL (nothing is
-/// written), and `JSONRPC_STATUS_OK` otherwise; a failure inside the library
-/// gives `JSONRPC_STATUS_INTERNAL_ERROR` with `*out` set to
-/// `JSONRPC_KIND_NONE`. Thread-safe for distinct `out` and `scratch`.
+/// written), and `JSONRPC_STATUS_OK` otherwise; when memory runs out,
+/// `JSONRPC_STATUS_OUT_OF_MEMORY`, and a caught fault inside the library
+/// `JSONRPC_STATUS_INTERNAL_ERROR`, each with `*out` set to
+/// `JSONRPC_KIND_NONE` and its reason. Thread-safe for distinct `out` and
+/// `scratch`.
 ///
 /// # Safety
 /// A non-NULL `line` must be valid for reads of `len` bytes; a non-NULL

@@ -112,6 +112,40 @@ def test_empty_stream_and_lone_newlines() -> None:
     assert [c["kind"] for _, c in got] == ["empty", "empty"]
 
 
+def test_reader_fed_by_hand_agrees_with_the_reference() -> None:
+    """Reader, the push side of read_messages: every cut of the stream into
+    two feeds, then end(), gives the reference's messages."""
+    for ending in (b"", b"\n"):
+        stream = STREAM + ending
+        expected = reference(stream, MAX_LINE)
+        for i in range(len(stream) + 1):
+            reader = je.Reader(max_line=MAX_LINE, role="server")
+            got = reader.feed(stream[:i]) + reader.feed(bytearray(stream[i:])) + reader.end()
+            assert normalise(got) == expected, i
+            assert all(c.reply() == c.reply_server for _, c in got if not isinstance(c, je.TooLong))
+
+
+def test_reader_end_closes_it_and_feed_refuses_after() -> None:
+    reader = je.Reader()
+    assert reader.feed(b"") == [] and reader.feed(b'{"a":1}') == []
+    (line, c), = reader.end()
+    assert line == b'{"a":1}' and c.kind == "not_jsonrpc"
+    for call in (lambda: reader.feed(b"{}\n"), lambda: reader.feed(b""), reader.end):
+        with pytest.raises(ValueError, match="ended or is closed"):
+            call()
+    reader.close()  # twice is fine
+    with je.Reader() as other:
+        assert other.feed(b"[]\n")[0][1].kind == "batch"
+    with pytest.raises(ValueError):
+        other.feed(b"{}\n")
+    with pytest.raises(TypeError):
+        je.Reader().feed(7)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        je.Reader(max_line=0)
+    with pytest.raises(ValueError):
+        je.Reader(role="nobody")
+
+
 def test_a_too_long_line_is_reported_once_with_its_length() -> None:
     stream = b"x" * 1000 + b"\n{}\n" + b"y" * 50
     for chunk_size in (1, 7, 64, 4096):

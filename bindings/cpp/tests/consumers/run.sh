@@ -33,7 +33,8 @@ step() { echo "consumers: $*"; }
 loads_from_prefix() {
     local program=$1 resolved
     resolved=$(ldd "$program" | awk -v soname="$soname" '$1 == soname { print $3 }')
-    [ "$resolved" = "$prefix/lib/$soname" ] ||
+    # A relocatable .pc gives libdir as <prefix>/lib/pkgconfig/../../lib.
+    [ -n "$resolved" ] && [ "$(realpath "$resolved")" = "$(realpath "$prefix/lib/$soname")" ] ||
         fail "$program loads $soname from '${resolved:-nowhere}', not $prefix/lib"
 }
 

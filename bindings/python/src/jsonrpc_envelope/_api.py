@@ -70,6 +70,7 @@ __all__ = [
     "IdKind",
     "Kind",
     "Role",
+    "Reader",
     "TooLong",
     "classify",
     "invalid_reply",
@@ -787,6 +788,13 @@ class TooLong:
 Message = Union[Tuple[bytes, Classification], Tuple[None, TooLong]]
 
 
+def _check_max_line(max_line: Any) -> None:
+    if isinstance(max_line, bool) or not isinstance(max_line, int):
+        raise TypeError(f"max_line must be an int, not {type(max_line).__name__}")
+    if not 0 < max_line <= ctypes.c_size_t(-1).value:
+        raise ValueError(f"max_line must be a positive number of bytes, not {max_line}")
+
+
 def read_messages(
     stream: BinaryIO,
     *,
@@ -803,16 +811,14 @@ def read_messages(
 
     The stream is read ``chunk_size`` bytes at a time (with ``read1`` where
     the stream has it, so a pipe's lines come as soon as they arrive), and
-    handed to the library's stream reader, which classifies the lines each
-    chunk completes in the same call. ``role``, if given, is the default of
-    ``Classification.reply()``. Memory stays within about ``max_line +
-    chunk_size`` bytes plus the lines of one chunk. The library's reader is
-    freed when the iteration ends, fails, or is closed or dropped.
+    handed to the library's stream reader (a ``Reader``), which classifies
+    the lines each chunk completes in the same call. ``role``, if given, is
+    the default of ``Classification.reply()``. Memory stays within about
+    ``max_line + chunk_size`` bytes plus the lines of one chunk. The
+    library's reader is freed when the iteration ends, fails, or is closed
+    or dropped.
     """
-    if isinstance(max_line, bool) or not isinstance(max_line, int):
-        raise TypeError(f"max_line must be an int, not {type(max_line).__name__}")
-    if not 0 < max_line <= ctypes.c_size_t(-1).value:
-        raise ValueError(f"max_line must be a positive number of bytes, not {max_line}")
+    _check_max_line(max_line)
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int):
         raise TypeError(f"chunk_size must be an int, not {type(chunk_size).__name__}")
     if chunk_size <= 0:
@@ -820,18 +826,11 @@ def read_messages(
     read = getattr(stream, "read1", None) or getattr(stream, "read", None)
     if read is None:
         raise TypeError(f"stream must be a binary stream, not {type(stream).__name__}")
-    return _read_messages(read, max_line, _role(role), chunk_size)
+    return _read_messages(read, Reader(max_line=max_line, role=role), chunk_size)
 
 
-def _read_messages(
-    read: Any, max_line: int, role: Optional[Role], chunk_size: int
-) -> Iterator[Message]:
-    reader = _reader_new(max_line)
-    if not reader:
-        raise MemoryError("jsonrpc_reader_new: out of memory")
-    batch = JsonRpcBatch()
-    batch_ref = ctypes.byref(batch)
-    try:
+def _read_messages(read: Any, reader: "Reader", chunk_size: int) -> Iterator[Message]:
+    with reader:
         while True:
             chunk = read(chunk_size)
             if type(chunk) is not bytes:
@@ -842,21 +841,94 @@ def _read_messages(
                         f"read_messages needs a binary stream (read returned {type(chunk).__name__})"
                     )
                 chunk = bytes(chunk)
-            if chunk:
-                status = _reader_feed(reader, chunk, len(chunk), batch_ref)
-            else:
-                status = _reader_end(reader, batch_ref)
-            if status != _STATUS_OK:
-                if status == _STATUS_OUT_OF_MEMORY:
-                    raise MemoryError("the library's reader ran out of memory")
-                raise EnvelopeError(f"the library's reader failed: {_STATUS_NAME.get(status, status)}")
-            if batch.count:
-                # Copied out now: the batch is the reader's until its next call.
-                yield from _messages(batch, role)
+            yield from reader._step(chunk)
             if not chunk:
                 return
-    finally:
-        _reader_free(reader)
+
+
+class Reader:
+    """The library's stream reader (SPEC §6), fed by the caller: for bytes
+    that do not come from a blocking stream (an event loop's pipe, a
+    socket's callback). ``read_messages`` is this, fed from ``stream.read1``.
+
+    ``feed(data)`` hands the library the next bytes of the stream and
+    returns the messages of the lines they completed, in order, as
+    ``read_messages`` yields them: ``(line, Classification)``, or ``(None,
+    TooLong(length))`` for a line over ``max_line``, which is never held
+    whole. ``end()`` says the stream has ended and returns the message of a
+    last line without LF, if there is one. The library keeps the partial
+    line between calls; this object holds no bytes of its own.
+
+    The library's reader is freed by ``end()``, ``close()``, leaving a
+    ``with`` block, or when the object is dropped; then ``feed`` raises
+    ValueError. One Reader is used by one thread at a time.
+    """
+
+    __slots__ = ("_reader", "_batch", "_batch_ref", "_role")
+
+    def __init__(self, *, max_line: int = DEFAULT_MAX_LINE, role: Union[Role, str, None] = None) -> None:
+        self._reader: Any = None
+        _check_max_line(max_line)
+        self._role = _role(role)
+        self._batch = JsonRpcBatch()
+        self._batch_ref = ctypes.byref(self._batch)
+        reader = _reader_new(max_line)
+        if not reader:
+            raise MemoryError("jsonrpc_reader_new: out of memory")
+        self._reader = reader
+
+    def feed(self, data: Union[bytes, bytearray, memoryview]) -> List[Message]:
+        """The messages of the lines that ``data`` completes, in order."""
+        raw = data if type(data) is bytes else _as_bytes(data, "data")
+        if not raw:
+            # b"" would read as the end of the stream in _step.
+            if self._reader is None:
+                raise ValueError("feed on a Reader that has ended or is closed")
+            return []
+        return list(self._step(raw))
+
+    def end(self) -> List[Message]:
+        """The message of a last line without LF, if any; then the Reader
+        is closed."""
+        try:
+            return list(self._step(b""))
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Frees the library's reader (a partial line is dropped). Safe to
+        call more than once."""
+        reader, self._reader = self._reader, None
+        if reader:
+            _reader_free(reader)
+
+    def __enter__(self) -> "Reader":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _step(self, chunk: bytes) -> Any:
+        """One library call: feed ``chunk``, or end the stream when it is
+        empty; the messages, copied out of the library's batch (valid only
+        until the reader's next call) before this returns."""
+        reader = self._reader
+        if reader is None:
+            raise ValueError("feed on a Reader that has ended or is closed")
+        if chunk:
+            status = _reader_feed(reader, chunk, len(chunk), self._batch_ref)
+        else:
+            status = _reader_end(reader, self._batch_ref)
+        if status != _STATUS_OK:
+            if status == _STATUS_OUT_OF_MEMORY:
+                raise MemoryError("the library's reader ran out of memory")
+            raise EnvelopeError(f"the library's reader failed: {_STATUS_NAME.get(status, status)}")
+        if not self._batch.count:
+            return ()
+        return _messages(self._batch, self._role)
 
 
 def _messages(batch: JsonRpcBatch, role: Optional[Role]) -> Any:

@@ -1,0 +1,204 @@
+"""stdio_client: the SDK's stdio client transport, reading the server's
+stdout with the library's reader as role ``client`` (SPEC section 9).
+
+It has the shape of ``mcp.client.stdio.stdio_client`` (the same spawn, the
+same two pipe tasks in one task group, the same encodings, the same
+shielded shutdown, through the SDK's own helpers); only the reading of the
+server's stdout differs: each chunk goes to the library, which splits it
+into lines and says what each one is, and the handshake rule (``_pending``)
+turns an error that names no request into the answer of the one request
+waiting.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import asynccontextmanager, suppress
+from typing import Any, AsyncIterator, TextIO, Tuple
+
+import anyio
+import anyio.lowlevel
+
+from .._api import DEFAULT_MAX_LINE, Kind, Reader, Role
+from ._log import line_record, logger, too_long_record
+from ._pending import Outstanding
+from ._sdk import (
+    _WRITER_FLUSH_TIMEOUT,
+    SessionMessage,
+    StdioServerParameters,
+    _aclose_all,
+    _create_platform_compatible_process,
+    _drain_stdout,
+    _get_executable_command,
+    _parse_line,
+    _stop_server_process,
+    get_default_environment,
+)
+
+# The kinds handed to the SDK, as its own transport would hand them.
+_HANDED_ON = frozenset((Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE))
+
+
+@asynccontextmanager
+async def stdio_client(
+    server: StdioServerParameters,
+    errlog: TextIO = sys.stderr,
+    *,
+    max_line: int = DEFAULT_MAX_LINE,
+) -> AsyncIterator[Tuple[Any, Any]]:
+    """Spawns an MCP server subprocess and connects to it over stdin/stdout,
+    as ``mcp.client.stdio.stdio_client`` does, with the envelope rules:
+
+    - a broken request from the server (``invalid_request``) is answered
+      with the library's ``client`` reply;
+    - a banner, print() output, a JSON log line, an empty line, a batch, a
+      bare value, a line longer than ``max_line`` bytes: logged, never
+      handed to the session;
+    - an error that names no request (``"id": null`` or no id), while
+      exactly one request is outstanding, is handed to the session as that
+      request's error, so the call fails at once with the server's error;
+      with none or several outstanding it is logged and dropped;
+    - the rest is handed to the session as the SDK's own transport hands it.
+
+    Raises:
+        OSError: If the server process cannot be spawned.
+        ValueError: If the spawn parameters are invalid (embedded NUL bytes).
+    """
+    # Made first, so that a bad max_line fails before a process is spawned;
+    # the reading task frees it.
+    reader = Reader(max_line=max_line, role=Role.CLIENT)
+    command = await _get_executable_command(server.command)
+
+    process = await _create_platform_compatible_process(
+        command=command,
+        args=server.args,
+        env=get_default_environment() | (server.env or {}),
+        errlog=errlog,
+        cwd=server.cwd,
+    )
+
+    # The spawn succeeded; no awaits until the task group is entered, or a
+    # cancellation delivered in the gap would leak the live process.
+    read_stream_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_stream_reader = anyio.create_memory_object_stream[SessionMessage](0)
+
+    shutting_down = False
+    writer_done = anyio.Event()
+    # No checkpoint when free: a write costs no extra turn of the event loop.
+    send_lock = anyio.Lock(fast_acquire=True)
+    outstanding = Outstanding()
+
+    async def send_line(text: str) -> None:
+        # Whole lines, one at a time: the session's messages and the
+        # library's replies share the server's stdin.
+        data = (text + "\n").encode(encoding=server.encoding, errors=server.encoding_error_handler)
+        async with send_lock:
+            await process.stdin.send(data)
+
+    async def handle(number: int, line: Any, c: Any) -> None:
+        if line is None:
+            too_long_record("stdout", number, c.length)
+            return
+        reply = c.reply()
+        if reply is not None:
+            line_record("stdout", number, c.kind, "answered", line)
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                await send_line(reply)
+            return
+        if c.kind not in _HANDED_ON:
+            line_record("stdout", number, c.kind, "dropped", line)
+            return
+        if c.names_no_request:
+            attributed = outstanding.attribute(c)
+            if attributed is None:
+                action = f"names no request, {len(outstanding)} outstanding, dropped"
+                line_record("stdout", number, c.kind, action, line)
+                return
+            line = attributed
+        item = _parse_line(line.decode(server.encoding, server.encoding_error_handler))
+        if isinstance(item, SessionMessage):
+            outstanding.answered(item.message)
+        await read_stream_writer.send(item)
+
+    async def stdout_reader() -> None:
+        assert process.stdout, "Opened process is missing stdout"
+
+        number = 0
+
+        async def deliver(messages: Any) -> bool:
+            nonlocal number
+            for line, c in messages:
+                number += 1
+                try:
+                    await handle(number, line, c)
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return False  # the session is gone; only the drain remains
+            return True
+
+        try:
+            async with read_stream_writer:
+                try:
+                    # One chunk at a time; no read-ahead while a delivery is blocked.
+                    async for chunk in process.stdout:
+                        if not await deliver(reader.feed(chunk)):
+                            return
+                    await deliver(reader.end())
+                finally:
+                    reader.close()
+                    await _drain_stdout(process)
+        except anyio.ClosedResourceError:
+            pass  # our own shutdown closed the stdout stream under the read
+        except (anyio.BrokenResourceError, ConnectionError):
+            # Teardown noise during shutdown, a real failure otherwise; either way
+            # the session sees clean closure when the read stream closes.
+            if not shutting_down:
+                logger.exception("Reading from the MCP server's stdout failed mid-session")
+
+    async def stdin_writer() -> None:
+        assert process.stdin, "Opened process is missing stdin"
+
+        try:
+            async with write_stream_reader:
+                async for session_message in write_stream_reader:
+                    json = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    # Counted before it leaves, so that its answer always finds it.
+                    outstanding.written(session_message.message)
+                    await send_line(json)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            # The server may still be alive: close the read stream so the session
+            # sees the connection end instead of a request hanging forever.
+            await read_stream_writer.aclose()
+        finally:
+            writer_done.set()
+
+    async def shutdown() -> None:
+        """Winds the transport down: stop traffic, flush, stop the server, release the streams."""
+        # Unblock the reader into its drain: a server stuck writing stdout cannot
+        # read its stdin, so draining is what lets the flush below complete.
+        read_stream.close()
+        # Bounded window for the writer to flush already-accepted messages.
+        write_stream.close()
+        with anyio.move_on_after(_WRITER_FLUSH_TIMEOUT) as flush_scope:
+            await writer_done.wait()
+        if flush_scope.cancelled_caught:
+            await anyio.lowlevel.cancel_shielded_checkpoint()
+        await _stop_server_process(process)
+        await _aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
+        # One pass so unblocked tasks exit via their except paths before the cancel.
+        await anyio.lowlevel.checkpoint()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(stdout_reader)
+        tg.start_soon(stdin_writer)
+        try:
+            yield read_stream, write_stream
+        finally:
+            shutting_down = True
+            # Shutdown must finish even under caller cancellation, or the server
+            # process would leak; every wait inside is bounded.
+            with anyio.CancelScope(shield=True):
+                await shutdown()
+            # Unstick pipe tasks a kill survivor's open pipe end could still block.
+            tg.cancel_scope.cancel()
+    # The cancel lands via throw(); one yield resyncs 3.11 coverage (gh-106749).
+    await anyio.lowlevel.cancel_shielded_checkpoint()

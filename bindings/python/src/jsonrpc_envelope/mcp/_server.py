@@ -1,0 +1,186 @@
+"""stdio_server: the SDK's stdio server transport, reading stdin with the
+library's reader as role ``server`` (SPEC section 9).
+
+It has the shape of ``mcp.server.stdio.stdio_server`` (same arguments, same
+claim of fd 0 and 1, same two tasks in one task group, same streams and
+encoding); only the reading of stdin differs: a chunk at a time, in a
+worker thread as the SDK's own reads are, handed to the library, which
+splits it into lines and says what each one is.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Callable, Optional, Tuple
+
+import anyio
+import anyio.lowlevel
+import anyio.to_thread
+
+from .._api import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, Kind, Reader, Role
+from ._log import line_record, too_long_record
+from ._sdk import (
+    MCPServer,
+    Server,
+    SessionMessage,
+    _claim_fd,
+    _open_stdin_diversion,
+    _open_stdout_diversion,
+    _UnownedTextWrapper,
+    create_context_streams,
+    types,
+)
+
+# The kinds handed to the SDK, as its own transport would hand them.
+_HANDED_ON = frozenset((Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE))
+
+
+def _byte_reader(stdin: anyio.AsyncFile[Any]) -> Callable[[int], bytes]:
+    """A blocking ``read(n)`` of bytes from an async file given by the caller:
+    the binary buffer under a text file (the library reads bytes, and says
+    what invalid UTF-8 is), or a line at a time from a text file that has
+    none (such as io.StringIO)."""
+    fp = stdin.wrapped
+    buffer = getattr(fp, "buffer", None)
+    if buffer is not None:
+        return getattr(buffer, "read1", None) or buffer.read
+    if isinstance(fp, io.TextIOBase):
+        return lambda _n: fp.readline().encode("utf-8", "surrogatepass")
+    return getattr(fp, "read1", None) or fp.read
+
+
+def _write_line(fp: Any, text: str) -> None:
+    fp.write(text + "\n")
+    fp.flush()
+
+
+@asynccontextmanager
+async def stdio_server(
+    stdin: Optional[anyio.AsyncFile[str]] = None,
+    stdout: Optional[anyio.AsyncFile[str]] = None,
+    *,
+    max_line: int = DEFAULT_MAX_LINE,
+) -> AsyncIterator[Tuple[Any, Any]]:
+    """Serve MCP over the process's stdin and stdout, as
+    ``mcp.server.stdio.stdio_server`` does, with the envelope rules:
+
+    - a line owed a ``server`` reply (not JSON, a batch, not an object, an
+      invalid request) is answered at once with the library's reply and
+      never reaches the SDK;
+    - an empty line, a JSON object that is not JSON-RPC, and a line longer
+      than ``max_line`` bytes (never held whole) are dropped, each with a
+      log record;
+    - requests, notifications and responses are handed to the SDK as its
+      own transport hands them.
+
+    Yields ``(read_stream, write_stream)`` for ``Server.run``. While serving,
+    fd 0 points at the null device and fd 1 at stderr, as with the SDK's.
+    """
+    restore_stdin: Optional[Callable[[], None]] = None
+    restore_stdout: Optional[Callable[[], None]] = None
+    # Made first, so that a bad max_line fails before fd 0 and 1 are
+    # claimed; the reading task frees it.
+    reader = Reader(max_line=max_line, role=Role.SERVER)
+    try:
+        if not stdin:
+            stdin_buffer, restore_stdin = _claim_fd(0, sys.stdin, "rb", _open_stdin_diversion)
+            read = getattr(stdin_buffer, "read1", None) or stdin_buffer.read
+        else:
+            read = _byte_reader(stdin)
+        if not stdout:
+            stdout_buffer, restore_stdout = _claim_fd(1, sys.stdout, "wb", _open_stdout_diversion)
+            stdout = anyio.wrap_file(_UnownedTextWrapper(stdout_buffer, encoding="utf-8"))
+        out = stdout.wrapped
+        # No checkpoint when free: a write costs no extra turn of the event loop.
+        write_lock = anyio.Lock(fast_acquire=True)
+
+        read_stream_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
+        write_stream, write_stream_reader = create_context_streams[SessionMessage](0)
+
+        async def write_line(text: str) -> None:
+            # One line per call, whole, in one worker-thread hop; the lock
+            # keeps the library's replies and the SDK's messages apart.
+            async with write_lock:
+                await anyio.to_thread.run_sync(_write_line, out, text)
+
+        async def handle(number: int, line: Any, c: Any) -> None:
+            if line is None:
+                too_long_record("stdin", number, c.length)
+                return
+            reply = c.reply()
+            if reply is not None:
+                await write_line(reply)
+                line_record("stdin", number, c.kind, "answered", line)
+            elif c.kind not in _HANDED_ON:
+                line_record("stdin", number, c.kind, "dropped", line)
+            else:
+                try:
+                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                except Exception as exc:
+                    await read_stream_writer.send(exc)
+                    return
+                await read_stream_writer.send(SessionMessage(message))
+
+        async def stdin_reader() -> None:
+            number = 0
+            try:
+                async with read_stream_writer:
+                    try:
+                        while True:
+                            chunk = await anyio.to_thread.run_sync(read, DEFAULT_CHUNK_SIZE)
+                            for line, c in reader.feed(chunk) if chunk else reader.end():
+                                number += 1
+                                await handle(number, line, c)
+                            if not chunk:
+                                return
+                    finally:
+                        reader.close()
+            except anyio.ClosedResourceError:  # pragma: no cover
+                await anyio.lowlevel.checkpoint()
+
+        async def stdout_writer() -> None:
+            try:
+                async with write_stream_reader:
+                    async for session_message in write_stream_reader:
+                        json = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                        await write_line(json)
+            except anyio.ClosedResourceError:  # pragma: no cover
+                await anyio.lowlevel.checkpoint()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(stdin_reader)
+            tg.start_soon(stdout_writer)
+            yield read_stream, write_stream
+    finally:
+        if restore_stdout is not None:
+            restore_stdout()
+        if restore_stdin is not None:
+            restore_stdin()
+
+
+async def run_async(server: Any, *, max_line: int = DEFAULT_MAX_LINE) -> None:
+    """Serves ``server`` (an ``MCPServer`` or a low-level ``Server``) on
+    ``stdio_server()`` until stdin ends: what ``MCPServer.run_stdio_async``
+    does on the SDK's own transport."""
+    lowlevel = _lowlevel(server)
+    async with stdio_server(max_line=max_line) as (read_stream, write_stream):
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
+def run(server: Any, *, max_line: int = DEFAULT_MAX_LINE) -> None:
+    """``run(server)`` in place of ``server.run("stdio")``: the same, on
+    ``stdio_server()``."""
+    anyio.run(lambda: run_async(server, max_line=max_line))
+
+
+def _lowlevel(server: Any) -> Server:
+    if isinstance(server, MCPServer):
+        # The SDK's own Client reaches the same attribute for an MCPServer.
+        lowlevel = server._lowlevel_server
+    else:
+        lowlevel = server
+    if not isinstance(lowlevel, Server):
+        raise TypeError(f"run needs an MCPServer or a low-level mcp Server, not {type(server).__name__}")
+    return lowlevel

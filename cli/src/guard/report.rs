@@ -1,0 +1,90 @@
+//! What the guard tells about the lines it sees: a diagnostic on its stderr
+//! for each line it does not forward (SPEC §8), and, with `--record`, an
+//! entry in the recording for every line.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use jsonrpc_envelope::log_value;
+
+use super::record::{self, Event, Seen};
+use super::table::{Action, Direction};
+
+/// The prefix of every line the guard itself writes to stderr.
+pub const PREFIX: &str = "jsonrpc-envelope guard: ";
+
+pub struct Report {
+    start: Instant,
+    quiet: bool,
+    /// `None` without `--record`, or once writing it has failed.
+    recording: Mutex<Option<BufWriter<File>>>,
+}
+
+impl Report {
+    /// Opens the recording, when there is one, for appending.
+    pub fn new(quiet: bool, record: Option<&Path>) -> io::Result<Report> {
+        let recording = match record {
+            None => None,
+            Some(path) => Some(BufWriter::new(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| io::Error::new(e.kind(), format!("--record {}: {e}", path.display())))?,
+            )),
+        };
+        Ok(Report { start: Instant::now(), quiet, recording: Mutex::new(recording) })
+    }
+
+    /// Whether a forwarded line needs reporting at all (it has no diagnostic).
+    pub fn records(&self) -> bool {
+        self.lock().is_some()
+    }
+
+    /// Reports a line: its diagnostic unless it was forwarded, and its entry.
+    pub fn line(&self, event: &Event<'_>) {
+        if event.action != Action::Forwarded && !self.quiet {
+            let text = match event.line {
+                Seen::Bytes(bytes) => log_value(bytes),
+                Seen::TooLong(len) => format!("a line of {len} bytes"),
+            };
+            let (dir, number, kind, action) = (event.dir.name(), event.number, event.kind, event.action.name());
+            diagnostic(&format!("{dir} line {number}: {kind}, {action}: {text}"));
+        }
+        self.entry(event);
+    }
+
+    /// Records a line, without a diagnostic.
+    pub fn entry(&self, event: &Event<'_>) {
+        let mut recording = self.lock();
+        if let Some(out) = recording.as_mut() {
+            // Flushed at once: the recording is whole whenever the guard stops.
+            if let Err(e) = record::write(out, self.start.elapsed().as_secs_f64(), event).and_then(|()| out.flush()) {
+                *recording = None;
+                diagnostic(&format!("cannot write the recording, which stops here: {e}"));
+            }
+        }
+    }
+
+    /// A diagnostic about a direction rather than a line.
+    pub fn note(&self, dir: Direction, text: &str) {
+        if !self.quiet {
+            diagnostic(&format!("{}: {text}", dir.name()));
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<BufWriter<File>>> {
+        self.recording.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// One line on stderr, in one write, so that it never mixes inside a line
+/// with what the child writes there.
+pub fn diagnostic(text: &str) {
+    let line = format!("{PREFIX}{text}\n");
+    // Nothing is left to tell a failure to.
+    let _ = io::stderr().lock().write_all(line.as_bytes());
+}

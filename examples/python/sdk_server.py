@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""An MCP server on the official Python SDK, with one tool, `echo`, served
+over stdio by jsonrpc_envelope.mcp in place of the SDK's own transport. The
+only change from the SDK's way is the last line: `run(server)` instead of
+`server.run("stdio")`.
+
+    pip install "./bindings/python[mcp]"
+    python examples/python/sdk_server.py [--sdk-transport]
+
+--sdk-transport serves the same server on the SDK's own transport, for
+comparison (the tests' control, the benchmark's other half).
+
+A line the library says is owed a reply (not JSON, a batch, a bare value, a
+broken request) is answered with it and never reaches the SDK; an empty line
+or a JSON log line is dropped; each of them is logged on stderr (MCPServer
+sets up Python's logging there).
+"""
+
+import sys
+
+from mcp.server.mcpserver import MCPServer
+
+from jsonrpc_envelope.mcp import run
+
+server = MCPServer("sdk-python-echo")
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Returns the text it is given."""
+    return text
+
+
+if __name__ == "__main__":
+    if "--sdk-transport" in sys.argv[1:]:
+        server.run("stdio")  # the SDK's own transport
+    else:
+        run(server)

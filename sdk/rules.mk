@@ -1,0 +1,42 @@
+# The official MCP SDKs, pinned and installed into local ignored folders, with
+# one echo-tool stdio server and one client driver per SDK (sdk/README.md).
+# Included by the top Makefile; tests that need an SDK depend on its target:
+#
+#   sdk-python  target/sdk/python: a venv with sdk/python/requirements.txt
+#   sdk-node    sdk/node/node_modules: `npm ci` from the committed lock file
+#   sdk-go      target/sdk/go/{echo-server,client}, built with the modules
+#               sdk/go/go.sum pins (fetched from the module proxy)
+#
+# Each is redone only when its pin or its programs change.
+
+SDK_PYTHON_VENV := target/sdk/python
+SDK_PYTHON      := $(SDK_PYTHON_VENV)/bin/python
+SDK_NODE_STAMP  := sdk/node/node_modules/.package-lock.json
+SDK_GO_BIN      := target/sdk/go
+SDK_GO_ENV      := PATH="$$PATH:/usr/local/go/bin" GOFLAGS=-mod=readonly
+
+.PHONY: sdk sdk-python sdk-node sdk-go
+
+sdk: sdk-python sdk-node sdk-go
+
+sdk-python: $(SDK_PYTHON_VENV)/.installed
+sdk-node: $(SDK_NODE_STAMP)
+sdk-go: $(SDK_GO_BIN)/echo-server $(SDK_GO_BIN)/client
+
+$(SDK_PYTHON_VENV)/.installed: sdk/python/requirements.txt
+	rm -rf $(SDK_PYTHON_VENV)
+	$(PYTHON) -m venv $(SDK_PYTHON_VENV)
+	$(SDK_PYTHON) -m pip install --quiet --disable-pip-version-check -r $<
+	touch $@
+
+# npm ci installs exactly the lock file, and writes this stamp inside.
+$(SDK_NODE_STAMP): sdk/node/package.json sdk/node/package-lock.json
+	cd sdk/node && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(SDK_GO_BIN)/%: sdk/go/%/main.go sdk/go/go.mod sdk/go/go.sum
+	mkdir -p $(SDK_GO_BIN)
+	@unformatted="$$($(SDK_GO_ENV) gofmt -l sdk/go/$*)"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted: $$unformatted"; exit 1; fi
+	cd sdk/go && $(SDK_GO_ENV) go vet ./$*
+	cd sdk/go && $(SDK_GO_ENV) go build -o $(CURDIR)/$@ ./$*

@@ -1,0 +1,165 @@
+"""Issue #14's abuse lines against a stdio server, one at a time, each
+followed by a ping: what came back for it, and whether the server lived.
+
+    python3 tests/guard/abuse.py     # the table, for the official SDKs' servers
+                                     # and the naive one, without and with the guard
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import sys
+from dataclasses import dataclass, field
+
+from peers import SERVERS, Peer, guarded, vectors
+
+PATIENCE = 20.0
+LONG_LINE = 64 << 20
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": "init",
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "abuse", "version": "1"}},
+}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def encode(message: dict) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def abuse_lines() -> list[tuple[str, bytes, str | None]]:
+    """(label, the bytes sent with their line ending, the vector's server
+    reply or None). The vectors are the Rust test's (cli/tests/guard_naive.rs)."""
+    v = vectors()
+
+    def line(name: str) -> bytes:
+        text = v[name]["line"].encode()
+        return text if text.endswith(b"\n") else text + b"\n"
+
+    named = [
+        ("id null", "request with id null is a request, answered with id null"),
+        ("object id", "object id is an invalid request"),
+        ("numeric method", "number method with a string id echoes the id"),
+        ("batch", "batch of one request"),
+        ("not JSON", "plain text"),
+        ("bare string", "string"),
+        ("empty line", "empty line"),
+        ("JSON log object", "log line"),
+        ("CRLF line", "CRLF line"),
+    ]
+    lines = [(label, line(name), v[name]["reply_server"]) for label, name in named]
+    lines.append(("64 MiB line", b"x" * LONG_LINE + b"\n", None))
+    return lines
+
+
+@dataclass
+class Outcome:
+    label: str
+    replies: list[str] = field(default_factory=list)
+    # "alive": the ping after the line was answered; "exited": the server's
+    # stdout ended; "silent": no answer to the ping within PATIENCE.
+    state: str = "alive"
+
+    def cell(self) -> str:
+        said = "; ".join(summary(r) for r in self.replies) or "no reply"
+        return said if self.state == "alive" else f"{said}, server {self.state}"
+
+
+def summary(reply: str) -> str:
+    """A reply in a table cell: its error code, or its id for a result."""
+    try:
+        message = json.loads(reply)
+    except ValueError:
+        return "non-JSON: " + reply[:40]
+    if isinstance(message, dict) and isinstance(message.get("error"), dict):
+        return f"error {message['error'].get('code')} (id {json.dumps(message.get('id'))})"
+    if isinstance(message, dict) and "result" in message:
+        return f"result (id {json.dumps(message.get('id'))})"
+    return reply[:60]
+
+
+class Server:
+    """A server (started again whenever it dies), initialized, and probed
+    with pings whose ids never repeat."""
+
+    def __init__(self, command: list[str]):
+        self.command = command
+        self.starts = 0
+        self.next_id = 1000
+        self.peer: Peer | None = None
+
+    def start(self) -> None:
+        self.starts += 1
+        self.peer = Peer(self.command)
+        self.peer.send(encode(INITIALIZE))
+        replies, state = self.until_answer("init")
+        if state != "alive":
+            raise RuntimeError(f"{self.command} did not initialize: {state}, {self.peer.stderr!r}")
+        self.peer.send(encode(INITIALIZED))
+
+    def until_answer(self, id_) -> tuple[list[str], str]:
+        """The lines before the response with `id_`, and the server's state."""
+        replies = []
+        while True:
+            try:
+                line = self.peer.line(PATIENCE)
+            except queue.Empty:
+                return replies, "silent"
+            if line is None:
+                return replies, "exited"
+            text = line.decode("utf-8", "replace").rstrip("\n")
+            try:
+                message = json.loads(text)
+            except ValueError:
+                message = None
+            if isinstance(message, dict) and message.get("id") == id_ and "method" not in message:
+                return replies, "alive"
+            replies.append(text)
+
+    def probe(self, label: str, line: bytes) -> Outcome:
+        if self.peer is None:
+            self.start()
+        outcome = Outcome(label)
+        ping_id = self.next_id
+        self.next_id += 1
+        sent = self.peer.send(line) and self.peer.send(encode({"jsonrpc": "2.0", "id": ping_id, "method": "ping"}))
+        outcome.replies, outcome.state = self.until_answer(ping_id)
+        if not sent and outcome.state == "alive":
+            outcome.state = "exited"
+        if outcome.state != "alive":
+            self.peer.close(timeout=5)
+            self.peer = None
+        return outcome
+
+    def close(self) -> int | None:
+        return self.peer.close() if self.peer else None
+
+
+def run(command: list[str]) -> tuple[list[Outcome], Server]:
+    """Every abuse line against `command`; the server is started again
+    after each line that ends it."""
+    server = Server(command)
+    outcomes = [server.probe(label, line) for label, line, _ in abuse_lines()]
+    return outcomes, server
+
+
+def main() -> None:
+    names = [a for a in sys.argv[1:]] or list(SERVERS)
+    labels = [label for label, _, _ in abuse_lines()]
+    for name in names:
+        without, plain = run(SERVERS[name])
+        plain.close()
+        with_guard, guarded_server = run(guarded(SERVERS[name], "--quiet"))
+        guarded_server.close()
+        print(f"\n{name} server: started {plain.starts} times without the guard, {guarded_server.starts} with it\n")
+        print("| line | without the guard | with the guard |")
+        print("|---|---|---|")
+        for label, a, b in zip(labels, without, with_guard):
+            print(f"| {label} | {a.cell()} | {b.cell()} |")
+
+
+if __name__ == "__main__":
+    main()

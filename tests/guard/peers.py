@@ -1,0 +1,89 @@
+"""The programs the guard's SDK tests run, and a peer on the end of a pipe.
+
+Paths are the repository's (sdk/README.md): the SDKs' echo servers and client
+drivers, the naive server, and the guard (the release build, which `make`
+builds before these tests run; JSONRPC_ENVELOPE_BIN names another).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GUARD = os.environ.get("JSONRPC_ENVELOPE_BIN", str(ROOT / "target/release/jsonrpc-envelope"))
+SDK_PYTHON = str(ROOT / "target/sdk/python/bin/python")
+
+SERVERS = {
+    "python": [SDK_PYTHON, str(ROOT / "sdk/python/echo_server.py")],
+    "node": ["node", str(ROOT / "sdk/node/echo_server.mjs")],
+    "go": [str(ROOT / "target/sdk/go/echo-server")],
+    "naive": ["python3", str(ROOT / "examples/guard/naive_server.py")],
+}
+CLIENTS = {
+    "python": [SDK_PYTHON, str(ROOT / "sdk/python/client.py")],
+    "node": ["node", str(ROOT / "sdk/node/client.mjs")],
+    "go": [str(ROOT / "target/sdk/go/client")],
+}
+
+
+def guarded(command: list[str], *options: str) -> list[str]:
+    return [GUARD, "guard", *options, "--", *command]
+
+
+def vectors() -> dict[str, dict]:
+    """tests/vectors/envelope.jsonl by name."""
+    with open(ROOT / "tests/vectors/envelope.jsonl", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f]
+    return {r["name"]: r for r in records}
+
+
+class Peer:
+    """A program on pipes, its stdout read line by line on a thread, so that
+    waiting for a line has a deadline."""
+
+    def __init__(self, command: list[str]):
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.stderr = b""
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _read_stderr(self) -> None:
+        self.stderr = self.process.stderr.read()
+
+    def send(self, data: bytes) -> bool:
+        """Writes to stdin; False when the program no longer reads it."""
+        try:
+            self.process.stdin.write(data)
+            self.process.stdin.flush()
+            return True
+        except (BrokenPipeError, ValueError):
+            return False
+
+    def line(self, timeout: float) -> bytes | None:
+        """The next stdout line; None at its end. Raises queue.Empty on timeout."""
+        return self.lines.get(timeout=timeout)
+
+    def close(self, timeout: float = 10) -> int | None:
+        try:
+            self.process.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            return None
