@@ -15,14 +15,18 @@
  * export) and returns its strings as one string (see texts_value), or
  * undefined when it has none. */
 
+/* A callback's `count` arguments, of which the first is bytes (named
+ * `what` in errors), read into `input`; its state too. */
+static bool bytes_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *what,
+                       State **state, Input *input) {
+    return callback_args(env, info, count, argv, state) && input_bytes(env, *state, argv[0], what, input);
+}
+
 static napi_value js_classify(napi_env env, napi_callback_info info) {
     napi_value argv[1];
     State *state = NULL;
-    if (!callback_args(env, info, 1, argv, &state)) {
-        return NULL;
-    }
     Input line;
-    if (!input_bytes(env, state, argv[0], "line", &line)) {
+    if (!bytes_args(env, info, 1, argv, "line", &state, &line)) {
         return NULL;
     }
     JsonRpcClassification c;
@@ -89,15 +93,13 @@ static napi_value owned_string_value(napi_env env, JsonRpcString *text) {
 static napi_value js_invalid_reply(napi_env env, napi_callback_info info) {
     napi_value argv[2];
     State *state = NULL;
-    if (!callback_args(env, info, 2, argv, &state)) {
-        return NULL;
-    }
-    uint32_t role;
-    if (!role_arg(env, argv[1], &role)) {
-        return NULL;
-    }
     Input line;
-    if (!input_bytes(env, state, argv[0], "line", &line)) {
+    uint32_t role;
+    if (!bytes_args(env, info, 2, argv, "line", &state, &line)) {
+        return NULL;
+    }
+    if (!role_arg(env, argv[1], &role)) {
+        input_release(&line);
         return NULL;
     }
     JsonRpcReply reply = jsonrpc_invalid_reply(line.data, line.len, role);
@@ -114,11 +116,8 @@ static napi_value js_invalid_reply(napi_env env, napi_callback_info info) {
 static napi_value js_log_value(napi_env env, napi_callback_info info) {
     napi_value argv[1];
     State *state = NULL;
-    if (!callback_args(env, info, 1, argv, &state)) {
-        return NULL;
-    }
     Input bytes;
-    if (!input_bytes(env, state, argv[0], "bytes", &bytes)) {
+    if (!bytes_args(env, info, 1, argv, "bytes", &state, &bytes)) {
         return NULL;
     }
     JsonRpcString text = jsonrpc_log_value(bytes.data, bytes.len);
