@@ -10,17 +10,17 @@
 
 #include "addon.h"
 
-/* ---- classify(line) -> texts ---------------------------------------------
- * Writes the line's classification into the state's record (the `record`
- * export) and returns its strings as one string (see texts_value), or
- * undefined when it has none. */
-
 /* A callback's `count` arguments, of which the first is bytes (named
  * `what` in errors), read into `input`; its state too. */
 static bool bytes_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *what,
                        State **state, Input *input) {
     return callback_args(env, info, count, argv, state) && input_bytes(env, *state, argv[0], what, input);
 }
+
+/* ---- classify(line) -> texts ---------------------------------------------
+ * Writes the line's classification into the state's record (the `record`
+ * export) and returns its strings as one string (see texts_value), or
+ * undefined when it has none. */
 
 static napi_value js_classify(napi_env env, napi_callback_info info) {
     napi_value argv[1];
