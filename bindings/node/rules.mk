@@ -5,8 +5,8 @@
 # node-gyp against the running node's headers and the release library's
 # static archive, then every test under node --test: the vectors, the
 # reader at every chunk size, memory over a million calls, argument errors,
-# the ABI check, faults inside the library (the panic-test archive), the
-# types (tsc), the SDK transports against the SDK's own, the Python, Go and
+# the ABI check, faults inside the library (the panic-test archive), every
+# path of the addon under valgrind, the types (tsc), the SDK transports against the SDK's own, the Python, Go and
 # Node echo servers with the SDK client, and npm pack.
 
 NODE        ?= node
