@@ -937,11 +937,25 @@ def _messages(batch: JsonRpcBatch, role: Optional[Role]) -> Any:
     string of the library's own, item by item otherwise."""
     count: int = batch.count
     raw = string_at(batch.items, count * _ITEM)
+    if count == 1:
+        # One line a read, as in a conversation: the columns cost more than
+        # they save.
+        return (_one_item(raw, batch, role),)
     data = string_at(batch.bytes, batch.bytes_len) if batch.bytes_len else b""
     if not _strings_needed(raw, count, data):
         return _fast_items(raw, count, data, role)
     texts = string_at(batch.texts, batch.texts_len) if batch.texts_len else b""
     return _slow_items(raw, count, data, texts, batch.texts or 0, role)
+
+
+def _one_item(raw: bytes, batch: JsonRpcBatch, role: Optional[Role]) -> Message:
+    """The message of a batch's only item, its strings copied from the batch
+    (still the reader's) only where they are needed."""
+    offset, length = _SPAN.unpack_from(raw, _COL_OFFSET)
+    if _U32.unpack_from(raw, _COL_KIND)[0] == _TOO_LONG_CODE:
+        return (None, TooLong(length))
+    line = string_at(batch.bytes + offset, length)
+    return (line, _from_rec(raw[_CLS_IN_ITEM : _CLS_IN_ITEM + _CLS_SIZE], line, role))
 
 
 # Where the columns of the items array start (bytes into the array); each
