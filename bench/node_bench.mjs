@@ -110,6 +110,7 @@ const stream = Buffer.from(`${lines.join('\n')}\n`);
 const chunks = [];
 for (let at = 0; at < stream.length; at += CHUNK) chunks.push(stream.subarray(at, at + CHUNK));
 const readable = () => Readable.from(chunks, { objectMode: false });
+const linesLF = lines.map((line) => Buffer.from(`${line}\n`));
 const empty = Buffer.alloc(0);
 let sink;
 
@@ -122,6 +123,11 @@ const rows = [
   ['Reader.feed (no async iteration): kind', () => {
     const reader = new Reader();
     for (const chunk of chunks) for (const m of reader.feed(chunk)) sink = m.kind;
+    reader.close();
+  }],
+  ['Reader.feed, one line per call (a conversation\'s reads): kind', () => {
+    const reader = new Reader();
+    for (const line of linesLF) for (const m of reader.feed(line)) sink = m.kind;
     reader.close();
   }],
   ['JSON.parse', () => { for (const l of lines) sink = JSON.parse(l); }],

@@ -10,6 +10,14 @@ const { messages } = require('./values.cjs');
 
 const NONE = Object.freeze([]);
 const KEPT_RECORDS = 1 << 20;
+// The batches' bytes go into slabs of this size while they fit (a message
+// holds its slab, as a Buffer from Node's pool holds its pool), so that a
+// read of a few lines allocates nothing; a bigger batch gets its own.
+const SLAB = 16 * 1024;
+// What the addon says of a reader's last batch.
+const BATCH = native.batch;
+const LINES = native.layout.batchLines;
+const END = native.layout.batchEnd;
 
 // A stream's reader: feed() it each chunk as read, end() it at the end of the
 // stream; close() frees the library's reader (a finalizer frees it too, only
@@ -21,6 +29,8 @@ class Reader {
   // when a batch needs it, which is kept instead unless it is large (a
   // chunk of many short lines).
   #records = new Float64Array(0);
+  #slab = Buffer.alloc(SLAB);
+  #used = 0;
 
   constructor(options) {
     const { maxLine } = checkOptions(options);
@@ -29,13 +39,13 @@ class Reader {
 
   // The messages the chunk (a Buffer, a Uint8Array or a string) completed.
   feed(chunk) {
-    return this.#take(native.readerFeed(this.#live(), chunk, this.#records));
+    return this.#take(native.readerFeed(this.#live(), chunk, this.#records, this.#slab, this.#used));
   }
 
   // Ends the stream: its last line if it had no LF (or a too-long line being
   // dropped). The reader is then as new, for another stream.
   end() {
-    return this.#take(native.readerEnd(this.#live(), this.#records));
+    return this.#take(native.readerEnd(this.#live(), this.#records, this.#slab, this.#used));
   }
 
   close() {
@@ -49,10 +59,26 @@ class Reader {
     return this.#handle === null;
   }
 
-  #take(batch) {
-    if (batch === undefined) return NONE;
-    if (batch[0].byteLength <= KEPT_RECORDS) this.#records = batch[0];
-    return messages(batch);
+  // What the addon gave for a call (see batch_value in src/reader.c).
+  #take(result) {
+    const lines = BATCH[LINES];
+    if (lines === 0) return NONE;
+    let texts = result;
+    let records = this.#records;
+    let bytes = this.#slab;
+    if (Array.isArray(result)) {
+      [texts, records, bytes] = result;
+      if (records.byteLength <= KEPT_RECORDS) this.#records = records;
+    }
+    if (bytes === this.#slab) {
+      this.#used = BATCH[END];
+      // A slab nearly full is left to the messages that hold it.
+      if (SLAB - this.#used < SLAB / 8) {
+        this.#slab = Buffer.alloc(SLAB);
+        this.#used = 0;
+      }
+    }
+    return messages(records, bytes, texts, lines);
   }
 
   #live() {

@@ -154,13 +154,9 @@ function classification(texts) {
   return new Classification(record, 0, texts);
 }
 
-// The messages of one batch of a reader ([records, bytes, texts, count]
-// from the addon), in order.
-function messages(batch) {
-  const records = batch[0];
-  const bytes = batch[1];
-  const texts = batch[2];
-  const count = batch[3];
+// The messages of one batch of a reader, in order: `count` records (each
+// with where its line stands in `bytes`) and their strings.
+function messages(records, bytes, texts, count) {
   const out = new Array(count);
   cursor = 0;
   for (let i = 0, base = 0; i < count; i++, base += WIDTH) {

@@ -191,6 +191,7 @@ static napi_value layout_value(napi_env env) {
         {"hasResult", SLOT_HAS_RESULT}, {"hasError", SLOT_HAS_ERROR},  {"namesNoRequest", SLOT_NAMES_NO_REQUEST},
         {"spans", SLOT_SPANS},         {"texts", SLOT_TEXTS},          {"number", SLOT_NUMBER},
         {"offset", SLOT_OFFSET},       {"length", SLOT_LENGTH},        {"width", SLOT_COUNT},
+        {"batchLines", BATCH_LINES},   {"batchBase", BATCH_BASE},      {"batchEnd", BATCH_END},
     };
     napi_value layout;
     NAPI_OK(napi_create_object(env, &layout));
@@ -203,13 +204,13 @@ static napi_value layout_value(napi_env env) {
     return layout;
 }
 
-/* A Float64Array over the state's record (no finalizer: the memory is the
- * state's, freed with it). */
-static napi_value record_value(napi_env env, State *state) {
-    napi_value buffer, record;
-    NAPI_OK(napi_create_external_arraybuffer(env, state->record, sizeof state->record, NULL, NULL, &buffer));
-    NAPI_OK(napi_create_typedarray(env, napi_float64_array, SLOT_COUNT, buffer, 0, &record));
-    return record;
+/* A Float64Array over `count` doubles of the state (no finalizer: the
+ * memory is the state's, freed with it). */
+static napi_value state_numbers(napi_env env, double *numbers, size_t count) {
+    napi_value buffer, array;
+    NAPI_OK(napi_create_external_arraybuffer(env, numbers, count * sizeof(double), NULL, NULL, &buffer));
+    NAPI_OK(napi_create_typedarray(env, napi_float64_array, count, buffer, 0, &array));
+    return array;
 }
 
 static void state_free(napi_env env, void *data, void *hint) {
@@ -260,7 +261,8 @@ NAPI_MODULE_INIT() {
     bool ok = set(env, exports, "kinds", kinds) && set(env, exports, "kindNames", kind_names) &&
               set(env, exports, "idKinds", id_kinds) && set(env, exports, "idKindNames", id_kind_names) &&
               set(env, exports, "roles", roles) && set(env, exports, "layout", layout_value(env)) &&
-              set(env, exports, "record", record_value(env, state)) &&
+              set(env, exports, "record", state_numbers(env, state->record, SLOT_COUNT)) &&
+              set(env, exports, "batch", state_numbers(env, state->batch, BATCH_COUNT)) &&
               napi_create_string_utf8(env, jsonrpc_version(), NAPI_AUTO_LENGTH, &value) == napi_ok &&
               set(env, exports, "version", value) &&
               napi_create_uint32(env, jsonrpc_abi_version(), &value) == napi_ok && set(env, exports, "abiVersion", value) &&

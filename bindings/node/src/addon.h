@@ -37,6 +37,9 @@ enum {
     SLOT_COUNT
 };
 
+/* The slots of the state's `batch` numbers. */
+enum { BATCH_LINES = 0, BATCH_BASE, BATCH_END, BATCH_COUNT };
+
 /* The number of strings a classification carries. */
 #define TEXT_COUNT 5
 
@@ -48,6 +51,10 @@ typedef struct State {
      * the addon's writes stay in bounds whatever JavaScript does with its
      * view (even detaching it). */
     double record[SLOT_COUNT];
+    /* What a reader's last call gave (the `batch` export): its number of
+     * lines, and where its bytes start and end in the Uint8Array that
+     * holds them. */
+    double batch[BATCH_COUNT];
     /* jsonrpc_classify_into's scratch: the header says 1 KiB holds the
      * strings of almost every line. */
     uint8_t scratch[1024];

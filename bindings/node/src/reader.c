@@ -1,8 +1,8 @@
 /*
  * reader.c: the library's stream reader as a JavaScript handle. One call
  * crosses into the library per chunk read; each call's batch comes back as
- * a record per line (see addon.h), a copy of the batch's bytes and its
- * strings as one string.
+ * a record per line (see addon.h), a copy of the batch's bytes (in the
+ * caller's slab when they fit) and its strings as one string.
  *
  * The handle owns the reader: readerFree frees it at once (lib/ calls it
  * when a stream's iteration ends, fails or is abandoned), and the handle's
@@ -11,6 +11,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "addon.h"
 
@@ -128,10 +129,48 @@ static bool records_for(napi_env env, napi_value given, size_t slots, napi_value
     return true;
 }
 
-/* A batch as [records, bytes, texts, count], or undefined when empty. */
-static napi_value batch_value(napi_env env, const JsonRpcBatch *batch, napi_value records_given) {
+/* Where a batch's bytes go: into `slab` (a Uint8Array the caller keeps
+ * for many batches) from byte `used` on, when they fit there, so that a
+ * batch of a few lines costs no allocation; otherwise into a new Buffer.
+ * Sets *bytes to the one used and *base to where the batch starts in it. */
+static bool bytes_for(napi_env env, const JsonRpcBatch *batch, napi_value slab, napi_value used, napi_value *bytes,
+                      size_t *base) {
+    napi_typedarray_type type;
+    size_t length = 0;
+    void *memory = NULL;
+    double at = 0;
+    if (napi_get_typedarray_info(env, slab, &type, &length, &memory, NULL, NULL) == napi_ok &&
+        type == napi_uint8_array && memory != NULL && napi_get_value_double(env, used, &at) == napi_ok && at >= 0 &&
+        at <= (double)length && (double)(size_t)at == at && batch->bytes_len <= length - (size_t)at) {
+        if (batch->bytes_len > 0) {
+            memcpy((uint8_t *)memory + (size_t)at, batch->bytes, batch->bytes_len);
+        }
+        *bytes = slab;
+        *base = (size_t)at;
+        return true;
+    }
+    napi_status made = batch->bytes_len == 0 ? napi_create_buffer(env, 0, NULL, bytes)
+                                             : napi_create_buffer_copy(env, batch->bytes_len, batch->bytes, NULL, bytes);
+    if (made != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    *base = 0;
+    return true;
+}
+
+/* A batch, for the JavaScript that reads it: its numbers in the state's
+ * `batch` (its number of lines first: 0 for none), its strings as the
+ * result (see batch_texts_value). When the records or the bytes went
+ * anywhere but the caller's own (the records and slab arguments), the
+ * result is [texts, records, bytes] instead. One result and no array in
+ * the usual case: an array costs a few hundred nanoseconds to make, as
+ * much as the rest of a one-line batch. */
+static napi_value batch_value(napi_env env, State *state, const JsonRpcBatch *batch, napi_value records_given,
+                              napi_value slab, napi_value used) {
     napi_value result;
     if (batch->count == 0) {
+        state->batch[BATCH_LINES] = 0;
         NAPI_OK(napi_get_undefined(env, &result));
         return result;
     }
@@ -140,7 +179,10 @@ static napi_value batch_value(napi_env env, const JsonRpcBatch *batch, napi_valu
     }
     napi_value records;
     double *record;
-    if (!records_for(env, records_given, batch->count * SLOT_COUNT, &records, &record)) {
+    napi_value bytes;
+    size_t base;
+    if (!records_for(env, records_given, batch->count * SLOT_COUNT, &records, &record) ||
+        !bytes_for(env, batch, slab, used, &bytes, &base)) {
         return NULL;
     }
     TextsInfo texts = {0, true};
@@ -148,24 +190,29 @@ static napi_value batch_value(napi_env env, const JsonRpcBatch *batch, napi_valu
         const JsonRpcLine *line = &batch->items[i];
         record_write(record, &line->classification, &texts);
         record[SLOT_NUMBER] = (double)line->number;
-        record[SLOT_OFFSET] = (double)line->offset;
+        record[SLOT_OFFSET] = (double)(base + line->offset);
         record[SLOT_LENGTH] = (double)line->len;
     }
     if (texts.bytes != batch->texts_len) {
         return throw_error(env, "jsonrpc_reader: a batch's texts are not laid out as the header says");
     }
-    napi_value bytes, text, count;
-    NAPI_OK(batch->bytes_len == 0 ? napi_create_buffer(env, 0, NULL, &bytes)
-                                  : napi_create_buffer_copy(env, batch->bytes_len, batch->bytes, NULL, &bytes));
-    if (!batch_texts_value(env, batch, &texts, &text)) {
+    if (!batch_texts_value(env, batch, &texts, &result)) {
         return NULL;
     }
-    NAPI_OK(napi_create_double(env, (double)batch->count, &count));
-    NAPI_OK(napi_create_array_with_length(env, 4, &result));
-    NAPI_OK(napi_set_element(env, result, 0, records));
-    NAPI_OK(napi_set_element(env, result, 1, bytes));
-    NAPI_OK(napi_set_element(env, result, 2, text));
-    NAPI_OK(napi_set_element(env, result, 3, count));
+    state->batch[BATCH_LINES] = (double)batch->count;
+    state->batch[BATCH_BASE] = (double)base;
+    state->batch[BATCH_END] = (double)(base + batch->bytes_len);
+    bool same_records = false, same_bytes = false;
+    NAPI_OK(napi_strict_equals(env, records, records_given, &same_records));
+    NAPI_OK(napi_strict_equals(env, bytes, slab, &same_bytes));
+    if (same_records && same_bytes) {
+        return result;
+    }
+    napi_value values[3] = {result, records, bytes};
+    NAPI_OK(napi_create_array_with_length(env, 3, &result));
+    for (uint32_t i = 0; i < 3; i++) {
+        NAPI_OK(napi_set_element(env, result, i, values[i]));
+    }
     return result;
 }
 
@@ -178,12 +225,13 @@ static napi_value status_error(napi_env env, const char *call, JsonRpcStatus sta
     return throw_status(env, call, status, (JsonRpcStr){NULL, 0}, consequence);
 }
 
-/* readerFeed(handle, chunk, records?) and readerEnd(handle, records?): the
- * batch the call completed, as batch_value gives it. */
+/* readerFeed(handle, chunk, records?, slab?, used?) and
+ * readerEnd(handle, records?, slab?, used?): the batch the call completed,
+ * as batch_value gives it. */
 static napi_value reader_call(napi_env env, napi_callback_info info, bool ending) {
-    napi_value argv[3];
+    napi_value argv[5];
     State *state = NULL;
-    if (!callback_args(env, info, 3, argv, &state)) {
+    if (!callback_args(env, info, 5, argv, &state)) {
         return NULL;
     }
     ReaderBox *box = box_arg(env, argv[0]);
@@ -206,7 +254,8 @@ static napi_value reader_call(napi_env env, napi_callback_info info, bool ending
         return ending ? status_error(env, "jsonrpc_reader_end", status, "the stream has not ended")
                       : status_error(env, "jsonrpc_reader_feed", status, "the chunk was not taken");
     }
-    return batch_value(env, &batch, argv[ending ? 1 : 2]);
+    napi_value *rest = argv + (ending ? 1 : 2);
+    return batch_value(env, state, &batch, rest[0], rest[1], rest[2]);
 }
 
 static napi_value js_reader_feed(napi_env env, napi_callback_info info) {
