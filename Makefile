@@ -45,8 +45,8 @@ build: $(RELEASE_LIB)/libjsonrpc_envelope.so
 # first; for a file target, as an order-only prerequisite (`| setup-node`),
 # so that the phony setup target does not make it out of date. A binding
 # whose needs live in a script bindings/NAME/ci-setup.sh gets it as its
-# setup-NAME, run before test-NAME, without writing that rule (so write
-# either the script or the rule, not both). Python tests run with
+# setup-NAME, a prerequisite of test-NAME, without writing that rule (so
+# write either the script or the rule, not both). Python tests run with
 # $(PYTEST) and depend on setup-pytest; a part that makes its own virtual
 # environment depends on setup-venv.
 
@@ -121,9 +121,9 @@ setup-pytest: setup-venv
 	@PYTHON='$(PYTHON)' mk/venv.sh setup-pytest target/pytest 'pytest>=7'
 
 # A part's own setup script, bindings/NAME/ci-setup.sh or sdk/ci-setup.sh,
-# as its setup target setup-NAME (see above); a binding's runs before its
-# test-NAME. Before the rules.mk files, so that setup-NAME comes first among
-# test-NAME's prerequisites.
+# as its setup target setup-NAME (see above); a binding's is a prerequisite
+# of its test-NAME. make runs it after the prerequisites that test-NAME's
+# own rule lists, so those that need its tools depend on it themselves.
 SETUP_SCRIPTS := $(wildcard bindings/*/ci-setup.sh sdk/ci-setup.sh)
 setup_name = setup-$(notdir $(patsubst %/ci-setup.sh,%,$(1)))
 SETUP += $(foreach script,$(SETUP_SCRIPTS),$(call setup_name,$(script)))

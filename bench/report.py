@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes bench/RESULTS.md and bench/throughput.png from one `make bench` run:
 the Rust figures (bench/out/rust.json, with criterion's medians from
-bench/rust/target/criterion beside them), and the Python, Go and memory figures (the echo servers' among them) that `make bench` saved in bench/out/*.txt."""
+bench/rust/target/criterion beside them), and the Python, Go, Node and memory figures (the echo servers' among them) that `make bench` saved in bench/out/*.txt."""
 import json
 import os
 import pathlib
@@ -154,6 +154,7 @@ def main():
         extra("guard.txt", "The guard against the same child without it (bench/guard)"),
         extra("python.txt", "Python binding (bench/python_bench.py)"),
         extra("go.txt", "Go binding (go test -bench in bindings/go)"),
+        extra("node.txt", "Node binding (bench/node_bench.mjs)"),
         extra("echo-memory.txt", "Echo servers' memory (bench/echo_memory.py)"),
         extra("mcp-python.txt", "MCP tool call over jsonrpc_envelope.mcp and over the Python SDK's stdio (bench/mcp_python_bench.py)"),
         extra("mcp-go.txt", "MCP tool call over mcpstdio and over the Go SDK's stdio (BenchmarkToolCallInTurns in bindings/go/mcpstdio)"),

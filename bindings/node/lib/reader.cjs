@@ -1,0 +1,194 @@
+'use strict';
+// The library's stream reader, for JavaScript: Reader (feed a chunk, get
+// the messages it completed) and readMessages (an async iterator over a
+// stream). One call into the library per chunk; the library holds the
+// buffering, drops a too-long line as it arrives and reports it once.
+
+const native = require('./native.cjs');
+const { checkMaxLine, checkOptions, describe } = require('./arguments.cjs');
+const { messages } = require('./values.cjs');
+
+const NONE = Object.freeze([]);
+const KEPT_RECORDS = 1 << 20;
+// The batches' bytes go into slabs of this size while they fit (a message
+// holds its slab, as a Buffer from Node's pool holds its pool), so that a
+// read of a few lines allocates nothing; a bigger batch gets its own.
+const SLAB = 16 * 1024;
+// What the addon says of a reader's last batch.
+const BATCH = native.batch;
+const LINES = native.layout.batchLines;
+const END = native.layout.batchEnd;
+
+// A stream's reader: feed() it each chunk as read, end() it at the end of the
+// stream; close() frees the library's reader (a finalizer frees it too, only
+// as a safety net, if close() is never called).
+class Reader {
+  #handle;
+  // Where the addon writes a batch's records, reused from one call to the
+  // next (the messages copy what they keep); the addon makes a bigger one
+  // when a batch needs it, which is kept instead unless it is large (a
+  // chunk of many short lines).
+  #records = new Float64Array(0);
+  #slab = Buffer.alloc(SLAB);
+  #used = 0;
+
+  constructor(options) {
+    const { maxLine } = checkOptions(options);
+    this.#handle = native.readerNew(checkMaxLine(maxLine));
+  }
+
+  // The messages the chunk (a Buffer, a Uint8Array or a string) completed.
+  feed(chunk) {
+    return this.#take(native.readerFeed(this.#live(), chunk, this.#records, this.#slab, this.#used));
+  }
+
+  // Ends the stream: its last line if it had no LF (or a too-long line being
+  // dropped). The reader is then as new, for another stream.
+  end() {
+    return this.#take(native.readerEnd(this.#live(), this.#records, this.#slab, this.#used));
+  }
+
+  close() {
+    if (this.#handle !== null) {
+      native.readerFree(this.#handle);
+      this.#handle = null;
+    }
+  }
+
+  get closed() {
+    return this.#handle === null;
+  }
+
+  // What the addon gave for a call (see batch_value in src/reader.c).
+  #take(result) {
+    const lines = BATCH[LINES];
+    if (lines === 0) return NONE;
+    let texts = result;
+    let records = this.#records;
+    let bytes = this.#slab;
+    if (Array.isArray(result)) {
+      [texts, records, bytes] = result;
+      if (records.byteLength <= KEPT_RECORDS) this.#records = records;
+    }
+    if (bytes === this.#slab) {
+      this.#used = BATCH[END];
+      // A slab nearly full is left to the messages that hold it.
+      if (SLAB - this.#used < SLAB / 8) {
+        this.#slab = Buffer.alloc(SLAB);
+        this.#used = 0;
+      }
+    }
+    return messages(records, bytes, texts, lines);
+  }
+
+  #live() {
+    if (this.#handle === null) throw new Error('the reader is closed');
+    return this.#handle;
+  }
+}
+
+// An async iterator of the messages of `stream` (a Readable, or any async
+// iterable of Buffers, Uint8Arrays or strings). The reader is freed when the
+// iteration ends, fails, or is left early (break, return, throw).
+function readMessages(stream, options) {
+  if (stream === null || typeof stream !== 'object' || typeof stream[Symbol.asyncIterator] !== 'function') {
+    throw new TypeError(`stream must be a Readable or an async iterable of chunks, not ${describe(stream)}`);
+  }
+  const { maxLine } = checkOptions(options);
+  return new Messages(stream, checkMaxLine(maxLine));
+}
+
+class Messages {
+  #stream;
+  #maxLine;
+  #reader = null; // made on the first read
+  #chunks = undefined;
+  #queue = NONE;
+  #next = 0;
+  #done = false;
+  #reading = null;
+
+  constructor(stream, maxLine) {
+    this.#stream = stream;
+    this.#maxLine = maxLine;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  next() {
+    if (this.#next < this.#queue.length) {
+      return Promise.resolve({ value: this.#queue[this.#next++], done: false });
+    }
+    if (this.#reading !== null) {
+      // A call made before the last one settled waits for it: chunks are
+      // read one at a time, in order.
+      const again = () => this.next();
+      return this.#reading.then(again, again);
+    }
+    this.#reading = this.#read();
+    return this.#reading;
+  }
+
+  async #read() {
+    try {
+      while (!this.#done) {
+        this.#reader ??= new Reader({ maxLine: this.#maxLine });
+        this.#chunks ??= this.#stream[Symbol.asyncIterator]();
+        const step = await this.#chunks.next();
+        if (this.#done) break; // left early while this read was waiting
+        this.#queue = step.done ? this.#end() : this.#reader.feed(step.value);
+        this.#next = 0;
+        if (this.#queue.length > 0) {
+          return { value: this.#queue[this.#next++], done: false };
+        }
+      }
+      return { value: undefined, done: true };
+    } catch (error) {
+      await this.#abandon();
+      throw error;
+    } finally {
+      this.#reading = null;
+    }
+  }
+
+  #end() {
+    const last = this.#reader.end();
+    this.#finish();
+    return last;
+  }
+
+  #finish() {
+    this.#done = true;
+    this.#reader?.close();
+  }
+
+  // Frees the reader and lets go of the stream (a Readable's iterator
+  // destroys it, as leaving a for await loop over it does).
+  async #abandon() {
+    this.#queue = NONE;
+    if (this.#done) return;
+    this.#finish();
+    const chunks = this.#chunks;
+    if (chunks !== undefined && typeof chunks.return === 'function') {
+      try {
+        await chunks.return();
+      } catch {
+        // The stream's own failure is not this iteration's.
+      }
+    }
+  }
+
+  async return(value) {
+    await this.#abandon();
+    return { value, done: true };
+  }
+
+  async throw(error) {
+    await this.#abandon();
+    throw error;
+  }
+}
+
+module.exports = { Reader, readMessages };

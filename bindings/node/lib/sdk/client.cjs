@@ -1,0 +1,12 @@
+'use strict';
+// jsonrpc-envelope/sdk/client (CommonJS): StdioClientTransport for the
+// official TypeScript SDK's CommonJS build. In place of
+//   require('@modelcontextprotocol/sdk/client/stdio.js')
+const { JSONRPCMessageSchema } = require('@modelcontextprotocol/sdk/types.js');
+const { getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { makeClientTransport } = require('./client-transport.cjs');
+
+module.exports = {
+  StdioClientTransport: makeClientTransport(JSONRPCMessageSchema, getDefaultEnvironment),
+  getDefaultEnvironment,
+};

@@ -1,0 +1,8 @@
+'use strict';
+// jsonrpc-envelope/sdk/server (CommonJS): StdioServerTransport for the
+// official TypeScript SDK's CommonJS build. In place of
+//   require('@modelcontextprotocol/sdk/server/stdio.js')
+const { JSONRPCMessageSchema } = require('@modelcontextprotocol/sdk/types.js');
+const { makeServerTransport } = require('./server-transport.cjs');
+
+module.exports = { StdioServerTransport: makeServerTransport(JSONRPCMessageSchema) };

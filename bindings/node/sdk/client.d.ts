@@ -1,0 +1,28 @@
+// jsonrpc-envelope/sdk/client: a drop-in for the official TypeScript SDK's
+// StdioClientTransport (@modelcontextprotocol/sdk/client/stdio.js).
+
+import type { Stream } from 'node:stream';
+import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { EnvelopeTransportOptions } from './records.js';
+
+export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.js';
+export { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+/**
+ * Starts the server and reads its stdout with the library's reader as role
+ * `client` (SPEC §9): a broken request is answered with the library's
+ * `client` reply; lines that are not JSON-RPC (banners, log lines) are logged
+ * and never reach the SDK; an error response that names no request, while
+ * exactly one request is outstanding, becomes that request's error, so the
+ * waiting call fails at once.
+ */
+export declare class StdioClientTransport {
+  constructor(server: StdioServerParameters & EnvelopeTransportOptions);
+  /** The server's stderr when `stderr` was 'pipe' or 'overlapped' (available before start()), else its own, or null. */
+  readonly stderr: Stream | null;
+  /** The server's process id once started, else null. */
+  readonly pid: number | null;
+}
+/** The SDK's Transport: start, send, close and the callbacks, as its own. */
+export interface StdioClientTransport extends Transport {}

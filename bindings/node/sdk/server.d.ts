@@ -1,0 +1,21 @@
+// jsonrpc-envelope/sdk/server: a drop-in for the official TypeScript SDK's
+// StdioServerTransport (@modelcontextprotocol/sdk/server/stdio.js).
+
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { EnvelopeTransportOptions } from './records.js';
+
+export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.js';
+
+/**
+ * Reads stdin with the library's reader as role `server` (SPEC §9): a line
+ * owed a reply is answered at once with the library's reply and never
+ * reaches the SDK; `empty` and `not_jsonrpc` lines are dropped and
+ * `too_long` ones skipped, with a log record; requests, notifications and
+ * responses reach the SDK as its own transport hands them.
+ */
+export declare class StdioServerTransport {
+  constructor(stdin?: Readable, stdout?: Writable, options?: EnvelopeTransportOptions);
+}
+/** The SDK's Transport: start, send, close and the callbacks, as its own. */
+export interface StdioServerTransport extends Transport {}

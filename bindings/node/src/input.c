@@ -1,0 +1,127 @@
+/*
+ * input.c: a JavaScript argument as the library's (pointer, length) input.
+ * A Buffer or Uint8Array is read in place; a string is encoded as UTF-8
+ * (as Buffer.from(string) does: a lone surrogate becomes U+FFFD).
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "addon.h"
+
+/* A string argument this long or shorter is encoded into the state's
+ * reused buffer; a longer one gets an allocation of its own, freed after
+ * the call, so one huge line does not keep its memory. */
+#define REUSED_INPUT_MAX (64 * 1024)
+
+static const char *type_name(napi_valuetype type) {
+    switch (type) {
+    case napi_undefined: return "undefined";
+    case napi_null: return "null";
+    case napi_boolean: return "a boolean";
+    case napi_number: return "a number";
+    case napi_string: return "a string";
+    case napi_symbol: return "a symbol";
+    case napi_object: return "an object";
+    case napi_function: return "a function";
+    case napi_external: return "an external";
+    case napi_bigint: return "a bigint";
+    }
+    return "an unknown value";
+}
+
+static bool wrong_type(napi_env env, const char *what, const char *got) {
+    char message[160];
+    snprintf(message, sizeof message, "%s must be a string, a Buffer or a Uint8Array, not %s", what, got);
+    throw_type_error(env, message);
+    return false;
+}
+
+static bool string_bytes(napi_env env, State *state, napi_value value, Input *out) {
+    /* A UTF-16 unit never takes more than 3 bytes of UTF-8 (a surrogate
+     * pair's two units take 4), so 3 bytes a unit, and the NUL that
+     * napi_get_value_string_utf8 writes, always hold the whole string. */
+    size_t units = 0;
+    if (napi_get_value_string_utf16(env, value, NULL, 0, &units) != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    if (units > (SIZE_MAX - 1) / 3) {
+        throw_range_error(env, "the string is too long to encode as UTF-8 here");
+        return false;
+    }
+    size_t need = units * 3 + 1;
+    uint8_t *buffer;
+    if (need > REUSED_INPUT_MAX) {
+        /* A long string: its exact length, rather than three times it. */
+        size_t exact = 0;
+        if (napi_get_value_string_utf8(env, value, NULL, 0, &exact) != napi_ok) {
+            throw_last_error(env);
+            return false;
+        }
+        need = exact + 1;
+    }
+    if (need <= REUSED_INPUT_MAX) {
+        if (state->input_cap < need) {
+            uint8_t *grown = realloc(state->input, REUSED_INPUT_MAX);
+            if (grown == NULL) {
+                throw_error(env, "out of memory");
+                return false;
+            }
+            state->input = grown;
+            state->input_cap = REUSED_INPUT_MAX;
+        }
+        buffer = state->input;
+    } else {
+        buffer = malloc(need);
+        if (buffer == NULL) {
+            throw_error(env, "out of memory");
+            return false;
+        }
+        out->allocated = buffer;
+    }
+    size_t written = 0;
+    if (napi_get_value_string_utf8(env, value, (char *)buffer, need, &written) != napi_ok) {
+        input_release(out);
+        throw_last_error(env);
+        return false;
+    }
+    out->data = buffer;
+    out->len = written;
+    return true;
+}
+
+bool input_bytes(napi_env env, State *state, napi_value value, const char *what, Input *out) {
+    out->data = NULL;
+    out->len = 0;
+    out->allocated = NULL;
+    /* A typed array first, in one call (a stream's chunks are Buffers);
+     * the call fails, changing nothing, on any other value. */
+    napi_typedarray_type array_type;
+    size_t length = 0;
+    void *data = NULL;
+    if (napi_get_typedarray_info(env, value, &array_type, &length, &data, NULL, NULL) == napi_ok) {
+        if (array_type != napi_uint8_array) {
+            return wrong_type(env, what, "a typed array of another kind");
+        }
+        /* A detached or empty array may have no data pointer: (NULL, 0)
+         * is the library's empty input. */
+        out->data = length == 0 ? NULL : data;
+        out->len = length;
+        return true;
+    }
+    napi_valuetype type;
+    if (napi_typeof(env, value, &type) != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    if (type == napi_string) {
+        return string_bytes(env, state, value, out);
+    }
+    return wrong_type(env, what, type == napi_object ? "an object of another kind" : type_name(type));
+}
+
+void input_release(Input *input) {
+    free(input->allocated);
+    input->allocated = NULL;
+}

@@ -1,0 +1,10 @@
+// The package's types as a CommonJS program sees them.
+import envelope = require('jsonrpc-envelope');
+
+const c: envelope.Classification = envelope.classify('[1]');
+const reply: string | null = envelope.invalidReply('[1]', 'client');
+const kinds: string[] = Object.values(envelope.Kind);
+// @ts-expect-error: a role is a string
+envelope.invalidReply('[1]', 2);
+
+export { c, reply, kinds };

@@ -1,0 +1,70 @@
+// Compiled by tsc --noEmit (test/types.test.mjs): the package's types as an
+// ESM program sees them. Lines marked @ts-expect-error must fail to type.
+import { Readable } from 'node:stream';
+import envelope, {
+  ABI_VERSION,
+  DEFAULT_MAX_LINE,
+  IdKind,
+  Kind,
+  LIBRARY_VERSION,
+  Reader,
+  Role,
+  classify,
+  invalidReply,
+  logValue,
+  readMessages,
+  type Classification,
+  type Message,
+  type Span,
+} from 'jsonrpc-envelope';
+
+const c: Classification = classify('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+const fromBytes: Classification = envelope.classify(Buffer.from('[]'));
+const kind: 'request' | 'notification' | 'response' | string = c.kind;
+if (c.kind === Kind.REQUEST && c.idKind !== IdKind.ABSENT) {
+  const id: string | null = c.id;
+  const method: string | null = c.method;
+  void [id, method];
+}
+const span: Span | null = c.spans.params;
+const offset: number | undefined = span?.offset;
+const flags: boolean[] = [c.jsonrpc20, c.hasResult, c.hasError, c.namesNoRequest];
+const replies: (string | null)[] = [c.replyServer, c.replyClient, c.reason];
+const reply: string | null = invalidReply(new Uint8Array([0x5b, 0x5d]), Role.SERVER);
+const text: string = logValue('a\nb');
+const constants: [number, string, number] = [DEFAULT_MAX_LINE, LIBRARY_VERSION, ABI_VERSION];
+
+async function read(): Promise<number> {
+  let count = 0;
+  for await (const m of readMessages(Readable.from(['{"id":1,"result":2}\n']), { maxLine: 1024 })) {
+    const message: Message = m;
+    const line: Buffer | null = message.line;
+    const numbers: number[] = [message.number, message.length];
+    void [line, numbers];
+    count++;
+  }
+  return count;
+}
+
+const reader = new Reader({ maxLine: 0 });
+const fed: readonly Message[] = reader.feed('{"id":1,"result":2}\n');
+const ended: readonly Message[] = reader.end();
+reader.close();
+const closed: boolean = reader.closed;
+
+// @ts-expect-error: a classification is not a number (the types resolved: not any)
+const typed: number = c;
+// @ts-expect-error: a number is not a line
+classify(42);
+// @ts-expect-error: an ArrayBuffer is not a line
+classify(new ArrayBuffer(2));
+// @ts-expect-error: no such role
+invalidReply('[]', 'host');
+// @ts-expect-error: no such kind
+const wrong: typeof c.kind = 'batched';
+// @ts-expect-error: results are read-only
+c.kind = 'request';
+// @ts-expect-error: the limit is a number
+new Reader({ maxLine: '1' });
+
+void [typed, fromBytes, kind, offset, flags, replies, reply, text, constants, read, fed, ended, closed, wrong];
