@@ -1,10 +1,8 @@
 //! The line as text (SPEC §1: invalid UTF-8 anywhere is a parse error).
 //! The structural scanner checks UTF-8 block by block in its one pass over
-//! the bytes (`Utf8`): with vectors (the method of simdjson and simdutf8)
-//! where it has them, and otherwise by finding the first block that is not
-//! all ASCII, from which simdutf8 checks the rest. A line the structural
-//! scanner does not take is checked whole (`text`), before the stepwise
-//! scanner names its fault. The `unsafe` code is one conversion resting on
+//! the bytes (`Utf8`), with vectors (the method of simdjson and simdutf8).
+//! A line the structural scanner does not take is checked whole (`text`),
+//! before the stepwise scanner names its fault. The `unsafe` code is one conversion resting on
 //! an ASCII check, and intrinsics over loads from arrays.
 #![allow(unsafe_code)]
 
@@ -23,9 +21,10 @@ pub(super) trait Utf8 {
     fn valid(&self, line: &[u8]) -> bool;
 }
 
-/// The check for classes without vectors: the blocks only look for the
-/// first byte above ASCII, and the line from that block on gets simdutf8's
-/// check at the end (an all-ASCII line, the common one, gets none).
+/// The check for classes without vectors (SWAR, and byte by byte): the
+/// blocks only look for the first byte above ASCII, and the line from that
+/// block on gets simdutf8's check at the end.
+#[cfg(any(test, feature = "fuzzing"))]
 #[derive(Debug, Default)]
 pub(super) struct Deferred {
     /// The first block that is not all ASCII: a character starts there,
@@ -33,6 +32,7 @@ pub(super) struct Deferred {
     from: Option<usize>,
 }
 
+#[cfg(any(test, feature = "fuzzing"))]
 impl Utf8 for Deferred {
     #[inline(always)]
     fn block(&mut self, block: &[u8; 64], base: usize) {
@@ -59,6 +59,7 @@ impl Utf8 for Deferred {
 /// start of that character (a vector check of the overlapping last block
 /// would see bytes it has seen already). Only lines whose last bytes are
 /// not all ASCII come here.
+#[cfg(target_arch = "x86_64")]
 #[cold]
 fn tail_is_utf8(line: &[u8], base: usize) -> bool {
     let is_continuation = |byte: u8| byte & 0xc0 == 0x80;
