@@ -47,6 +47,9 @@ impl Layout {
     }
 }
 
+/// The bytes that make a whole escape after a backslash.
+const SIMPLE_ESCAPES: [u8; 8] = *b"\"\\/bfnrt";
+
 /// A way to compute the classes of a block. A value of a type that uses
 /// special instructions exists only where the CPU has them.
 pub(super) trait ByteClasses: Copy {
@@ -56,6 +59,8 @@ pub(super) trait ByteClasses: Copy {
     fn layout(self, block: &[u8; 64]) -> Layout;
     /// Bit `i` of the result is the XOR of bits `0..=i` of `bits`.
     fn prefix_xor(self, bits: u64) -> u64;
+    /// The bytes that make a whole escape after a backslash: `"\/bfnrt`.
+    fn simple_escapes(self, block: &[u8; 64]) -> u64;
     /// A new UTF-8 check, for one line.
     fn utf8(self) -> Self::Utf8;
 }
@@ -156,6 +161,12 @@ impl ByteClasses for Swar {
     }
 
     #[inline(always)]
+    fn simple_escapes(self, block: &[u8; 64]) -> u64 {
+        let words = Swar::words(block);
+        Swar::bits(&words, |w| SIMPLE_ESCAPES.iter().fold(0, |any, &byte| any | Swar::equal(w, byte)))
+    }
+
+    #[inline(always)]
     fn utf8(self) -> Deferred {
         Deferred::default()
     }
@@ -185,6 +196,10 @@ impl ByteClasses for Bytewise {
             whitespace: bits(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')),
             operator: bits(|b| matches!(b, b'{' | b'}' | b'[' | b']' | b':' | b',')),
         }
+    }
+
+    fn simple_escapes(self, block: &[u8; 64]) -> u64 {
+        block.iter().rev().fold(0u64, |acc, b| acc << 1 | u64::from(SIMPLE_ESCAPES.contains(b)))
     }
 
     fn prefix_xor(self, bits: u64) -> u64 {
@@ -262,6 +277,12 @@ mod x86 {
             // SAFETY: the CPU has PCLMULQDQ, since `self` exists.
             unsafe { prefix_xor(bits) }
         }
+
+        #[inline(always)]
+        fn simple_escapes(self, block: &[u8; 64]) -> u64 {
+            // SAFETY: the CPU has AVX2, since `self` exists.
+            unsafe { avx2::simple_escapes(block) }
+        }
     }
 
     impl ByteClasses for Avx512 {
@@ -291,6 +312,12 @@ mod x86 {
             // SAFETY: the CPU has PCLMULQDQ, since `self` exists.
             unsafe { prefix_xor(bits) }
         }
+
+        #[inline(always)]
+        fn simple_escapes(self, block: &[u8; 64]) -> u64 {
+            // SAFETY: the CPU has AVX-512 F and BW, since `self` exists.
+            unsafe { avx512::simple_escapes(block) }
+        }
     }
 
     #[target_feature(enable = "pclmulqdq")]
@@ -318,8 +345,21 @@ mod x86 {
     mod avx2 {
         use std::arch::x86_64::*;
 
-        use super::super::{Layout, Stops};
+        use super::super::{Layout, SIMPLE_ESCAPES, Stops};
         use super::{OPERATORS, WHITESPACE};
+
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        pub(super) fn simple_escapes(block: &[u8; 64]) -> u64 {
+            let (lo, hi) = halves(block);
+            let (mut in_lo, mut in_hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+            for byte in SIMPLE_ESCAPES {
+                let byte = _mm256_set1_epi8(byte as i8);
+                in_lo = _mm256_or_si256(in_lo, _mm256_cmpeq_epi8(lo, byte));
+                in_hi = _mm256_or_si256(in_hi, _mm256_cmpeq_epi8(hi, byte));
+            }
+            bits(in_lo, in_hi)
+        }
 
         /// The two halves of a block.
         #[target_feature(enable = "avx2")]
@@ -388,8 +428,15 @@ mod x86 {
     mod avx512 {
         use std::arch::x86_64::*;
 
-        use super::super::{Layout, Stops};
+        use super::super::{Layout, SIMPLE_ESCAPES, Stops};
         use super::{OPERATORS, WHITESPACE};
+
+        #[target_feature(enable = "avx512f,avx512bw")]
+        #[inline]
+        pub(super) fn simple_escapes(block: &[u8; 64]) -> u64 {
+            let v = load(block);
+            SIMPLE_ESCAPES.iter().fold(0, |any, &byte| any | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8)))
+        }
 
         #[target_feature(enable = "avx512f")]
         #[inline]
@@ -464,6 +511,7 @@ mod tests {
         for block in blocks() {
             assert_eq!(classes.stops(&block), Bytewise.stops(&block), "{block:?}");
             assert_eq!(classes.layout(&block), Bytewise.layout(&block), "{block:?}");
+            assert_eq!(classes.simple_escapes(&block), Bytewise.simple_escapes(&block), "{block:?}");
             let word = u64::from_le_bytes(block[..8].try_into().unwrap());
             assert_eq!(classes.prefix_xor(word), Bytewise.prefix_xor(word));
         }

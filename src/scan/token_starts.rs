@@ -140,7 +140,12 @@ impl<U: Utf8> TokenStarts<U> {
         self.seen_backslash |= stops.backslash != 0;
         let escaped = self.escaped_bytes(stops.backslash);
         if escaped != 0 {
-            escapes_are_valid(line, base, escaped)?;
+            // The escapes of one character are settled by the block's bits;
+            // only `\u` escapes (and bad ones) are read one by one.
+            let others = escaped & !(classes.simple_escapes(block) >> past_end);
+            if others != 0 {
+                escapes_are_valid(line, base, others)?;
+            }
         }
         let quote = stops.quote & !escaped;
         if self.in_string != 0 && quote == 0 {
