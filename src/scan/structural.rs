@@ -302,9 +302,13 @@ fn kind_at(byte: u8) -> ValueKind {
     }
 }
 
-/// The end of `line[..end]` without its trailing whitespace.
+/// The end of `line[..end]` without its trailing whitespace, where `end`
+/// is a token's start: what stands before it is whitespace or a token's
+/// last byte, and of those only whitespace is at most a space (a control
+/// byte there starts a token of its own, which the grammar refuses).
+#[inline(always)]
 fn trim_end(line: &[u8], mut end: usize) -> usize {
-    while end > 0 && matches!(line[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+    while end > 0 && line[end - 1] <= b' ' {
         end -= 1;
     }
     end

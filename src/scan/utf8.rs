@@ -87,10 +87,13 @@ mod x86 {
     pub(in crate::scan) struct Vectors {
         /// The last 32 bytes of the last block that was not all ASCII.
         prev: __m256i,
-        /// Non-zero where that block ends inside a character.
-        incomplete: __m256i,
-        /// Non-zero once a fault was seen.
+        /// Non-zero once a fault was seen in a block that was not all
+        /// ASCII.
         error: __m256i,
+        /// That block ends inside a character.
+        open: bool,
+        /// A fault was seen otherwise: a character left open before ASCII.
+        fault: bool,
     }
 
     impl Vectors {
@@ -99,8 +102,9 @@ mod x86 {
         #[inline(always)]
         pub(in crate::scan) unsafe fn new() -> Vectors {
             // SAFETY: all zeros is a valid `__m256i`, and means no bytes
-            // before the line, nothing open and no fault.
-            unsafe { std::mem::zeroed() }
+            // before the line and no fault.
+            let zero = unsafe { std::mem::zeroed() };
+            Vectors { prev: zero, error: zero, open: false, fault: false }
         }
     }
 
@@ -138,12 +142,13 @@ mod x86 {
         let (lo, hi) = halves(block);
         if _mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0 {
             // All ASCII: a character left open before it is a fault.
-            state.error = _mm256_or_si256(state.error, state.incomplete);
+            state.fault |= state.open;
             return;
         }
         let faults = _mm256_or_si256(check(lo, state.prev), check(hi, lo));
         state.error = _mm256_or_si256(state.error, faults);
-        state.incomplete = incomplete(hi);
+        let open = incomplete(hi);
+        state.open = _mm256_testz_si256(open, open) == 0;
         state.prev = hi;
     }
 
@@ -152,20 +157,17 @@ mod x86 {
     fn check_tail(state: &mut Vectors, line: &[u8], base: usize, block: &[u8; 64], past_end: usize) {
         let (lo, hi) = halves(block);
         let high = u64::from(_mm256_movemask_epi8(lo) as u32) | u64::from(_mm256_movemask_epi8(hi) as u32) << 32;
-        let fault = match high >> past_end {
-            0 => state.incomplete,
-            _ if tail_is_utf8(line, base) => _mm256_setzero_si256(),
-            _ => _mm256_set1_epi8(-1),
+        state.fault |= match high >> past_end {
+            0 => state.open,
+            _ => !tail_is_utf8(line, base),
         };
-        state.error = _mm256_or_si256(state.error, fault);
-        state.incomplete = _mm256_setzero_si256();
+        state.open = false;
     }
 
     #[target_feature(enable = "avx2")]
     #[inline]
     fn no_fault(state: &Vectors) -> bool {
-        let any = _mm256_or_si256(state.error, state.incomplete);
-        _mm256_testz_si256(any, any) == 1
+        !state.fault && !state.open && _mm256_testz_si256(state.error, state.error) == 1
     }
 
     // Each byte's fault bits, looked up from the high and low nibbles of the
