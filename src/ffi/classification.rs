@@ -173,12 +173,33 @@ impl JsonRpcClassification {
         out: &mut MaybeUninit<JsonRpcClassification>,
     ) -> Result<(), Failure> {
         // SAFETY: passed on from the caller.
-        let (c, input_error) = match unsafe { bytes(ptr, len) } {
-            Ok(line) => (classify_undecoded(line)?, None),
-            Err(error) => (Classification::unreadable(), Some(error)),
-        };
+        match unsafe { bytes(ptr, len) } {
+            // The classification is used where it is made, not moved.
+            Ok(line) => JsonRpcClassification::write(&classify_undecoded(line)?, None, scratch, out),
+            Err(error) => JsonRpcClassification::write_unreadable(error, scratch, out),
+        }
+    }
+
+    /// `write_line` for bytes that are not a line.
+    #[cold]
+    fn write_unreadable(
+        error: InputError,
+        scratch: Option<(*mut u8, usize)>,
+        out: &mut MaybeUninit<JsonRpcClassification>,
+    ) -> Result<(), Failure> {
+        JsonRpcClassification::write(&Classification::unreadable(), Some(error), scratch, out)
+    }
+
+    /// Writes the C form of `c` to `out`, as `write_line` says.
+    #[inline(always)]
+    fn write(
+        c: &Classification<'_>,
+        input_error: Option<InputError>,
+        scratch: Option<(*mut u8, usize)>,
+        out: &mut MaybeUninit<JsonRpcClassification>,
+    ) -> Result<(), Failure> {
         let mut unusual = None;
-        let texts = Texts::of(&c, input_error, &mut unusual)?;
+        let texts = Texts::of(c, input_error, &mut unusual)?;
         let size = texts.size();
         let mut block = match scratch {
             // SAFETY: the caller's buffer, valid and not overlapping the
@@ -187,7 +208,7 @@ impl JsonRpcClassification {
             _ => Block::alloc(size)?,
         };
         let strings = texts.place(&mut block);
-        out.write(JsonRpcClassification::with_strings(&c, strings, block.into_raw().cast()));
+        out.write(JsonRpcClassification::with_strings(c, strings, block.into_raw().cast()));
         Ok(())
     }
 
