@@ -345,6 +345,7 @@ mod x86 {
     mod avx2 {
         use std::arch::x86_64::*;
 
+        use super::super::super::utf8::halves;
         use super::super::{Layout, SIMPLE_ESCAPES, Stops};
         use super::{OPERATORS, WHITESPACE};
 
@@ -359,15 +360,6 @@ mod x86 {
                 in_hi = _mm256_or_si256(in_hi, _mm256_cmpeq_epi8(hi, byte));
             }
             bits(in_lo, in_hi)
-        }
-
-        /// The two halves of a block.
-        #[target_feature(enable = "avx2")]
-        #[inline]
-        fn halves(block: &[u8; 64]) -> (__m256i, __m256i) {
-            // SAFETY: both loads read 32 bytes inside the 64-byte array; they
-            // are unaligned loads.
-            unsafe { (_mm256_loadu_si256(block.as_ptr().cast()), _mm256_loadu_si256(block.as_ptr().add(32).cast())) }
         }
 
         /// One bit per byte where `lo` and `hi` (the block's halves) compared

@@ -72,7 +72,7 @@ fn tail_is_utf8(line: &[u8], base: usize) -> bool {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use x86::Vectors;
+pub(super) use x86::{Vectors, halves};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -128,9 +128,10 @@ mod x86 {
         }
     }
 
+    /// The two halves of a block (for the byte classes' AVX2 code too).
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn halves(block: &[u8; 64]) -> (__m256i, __m256i) {
+    pub(in crate::scan) fn halves(block: &[u8; 64]) -> (__m256i, __m256i) {
         // SAFETY: both loads read 32 bytes inside the 64-byte array; they
         // are unaligned loads.
         unsafe { (_mm256_loadu_si256(block.as_ptr().cast()), _mm256_loadu_si256(block.as_ptr().add(32).cast())) }

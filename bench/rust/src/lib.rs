@@ -173,25 +173,17 @@ fn run_reader(c: &Corpus) -> usize {
 
 /// The C ABI's reader over the stream in chunks of `size`.
 fn run_c_reader(c: &Corpus, size: usize) -> usize {
-    let empty = JsonRpcBatch {
-        items: std::ptr::null(),
-        count: 0,
-        bytes: std::ptr::null(),
-        bytes_len: 0,
-        texts: std::ptr::null(),
-        texts_len: 0,
-    };
-    let mut batch = empty;
+    let mut batch = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
     let mut lines = 0;
     unsafe {
         let reader = jsonrpc_reader_new(0);
         for chunk in chunks(c, size) {
-            let status = jsonrpc_reader_feed(reader, chunk.as_ptr(), chunk.len(), &mut batch);
+            let status = jsonrpc_reader_feed(reader, chunk.as_ptr(), chunk.len(), batch.as_mut_ptr());
             assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
-            lines += batch.count;
+            lines += batch.assume_init_ref().count;
         }
-        assert_eq!(jsonrpc_reader_end(reader, &mut batch), JsonRpcStatus::JSONRPC_STATUS_OK);
-        lines += batch.count;
+        assert_eq!(jsonrpc_reader_end(reader, batch.as_mut_ptr()), JsonRpcStatus::JSONRPC_STATUS_OK);
+        lines += batch.assume_init_ref().count;
         jsonrpc_reader_free(reader);
     }
     lines
