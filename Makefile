@@ -320,7 +320,7 @@ test-tsan: setup-tsan $(BUILD)/vectors.flat
 
 # ---- benchmarks (not part of `make test`) ---------------------------------
 
-.PHONY: bench bench-corpus $(BENCHES)
+.PHONY: bench bench-corpus bench-callgrind $(BENCHES)
 
 # Runs every benchmark once and writes bench/RESULTS.md and the plot.
 bench: bench-corpus $(BENCHES)
@@ -336,6 +336,18 @@ bench-rust: bench-corpus
 	cd bench/rust && $(CARGO) bench --bench classify
 	cd bench/rust && $(CARGO) build --quiet --release --bin interleaved
 	bench/rust/target/release/interleaved 40 > bench/out/rust.json
+
+# Instruction counts of one implementation over one corpus size, steady
+# where timings are not (the machine is shared): valgrind has no AVX-512, so
+# this build is without -C target-cpu=native, and the library takes its
+# AVX2 path. make bench-callgrind SIZE=small NAME=c_abi_classify_into
+SIZE ?= small
+NAME ?= classify
+bench-callgrind: bench-corpus
+	cd bench/rust && RUSTFLAGS= $(CARGO) build --quiet --release --bin profile_one --target-dir target/portable
+	$(VALGRIND) --tool=callgrind --callgrind-out-file=bench/out/callgrind.$(SIZE).$(NAME) \
+		bench/rust/target/portable/release/profile_one $(SIZE) 5 $(NAME) 2>&1 | grep 'refs'
+	@echo "per line, corpus reading included: see callgrind_annotate bench/out/callgrind.$(SIZE).$(NAME)"
 
 # Run directly, not by `cargo run`: cargo execs the program in its own place,
 # and the CLI's peak RSS (read from the children's usage) would include

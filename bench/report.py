@@ -17,12 +17,22 @@ IMPLEMENTATIONS = (
     ("classify", "`classify` (Rust)"),
     ("c_abi_classify_free", "C ABI `jsonrpc_classify` + free"),
     ("c_abi_classify_into", "C ABI `jsonrpc_classify_into` (caller's scratch)"),
-    ("c_abi_classify_lines", "C ABI `jsonrpc_classify_lines` (whole buffer)"),
+    ("reader", "Rust `Reader`, 64 KiB chunks"),
+    ("c_abi_reader_16k", "C ABI `jsonrpc_reader_feed`, 16 KiB chunks"),
+    ("c_abi_reader_64k", "C ABI `jsonrpc_reader_feed`, 64 KiB chunks"),
     ("serde_json_value", "serde_json `Value` + envelope members"),
-    ("serde_json_ignored_any", "serde_json validation (`IgnoredAny`)"),
+    ("serde_json_ignored_any", "serde_json validate-only (`IgnoredAny`)"),
+    ("sonic_rs_ignored_any", "sonic-rs validate-only (`IgnoredAny`)"),
+    ("simd_json_tape", "simd-json tape (copy + `fill_tape`)"),
     ("utf8_check", "`std::str::from_utf8`"),
+    ("simdutf8_check", "simdutf8 (`basic`)"),
     ("memchr_newlines", "`memchr` newline scan (floor)"),
 )
+# The validate-only peers the targets compare against.
+PEERS = ("serde_json_ignored_any", "sonic_rs_ignored_any", "simd_json_tape")
+# The issue's table: the project's rows, then the peers.
+SUMMARY = ("classify", "c_abi_classify_free", "c_abi_classify_into", "reader", "c_abi_reader_64k",
+           "serde_json_ignored_any", "sonic_rs_ignored_any", "simd_json_tape", "serde_json_value")
 
 
 def corpus_stats(size):
@@ -53,15 +63,27 @@ def cpu():
         return platform.processor() or "unknown"
 
 
+def fastest_peer(size):
+    """The fastest validate-only peer of this run: (name, ns per pass)."""
+    figures = [(best_ns(size, name), name) for name in PEERS if best_ns(size, name) is not None]
+    ns, name = min(figures)
+    return name, ns
+
+
+def label(key):
+    return dict(IMPLEMENTATIONS)[key]
+
+
 def table(size):
     count, total = corpus_stats(size)
     base = best_ns(size, "serde_json_value")
-    floor = best_ns(size, "memchr_newlines")
+    _, peer = fastest_peer(size)
     rows = [f"### {size}: {count} lines, mean {total // count:,} bytes\n",
-            "| implementation | ns/line | MB/s | × serde_json `Value` | × memchr floor | criterion median, ns/line |",
+            "| implementation | ns/line | MB/s | × fastest validate-only peer | × serde_json `Value` |"
+            " criterion median, ns/line |",
             "|---|---:|---:|---:|---:|---:|"]
     series = {}
-    for key, label in IMPLEMENTATIONS:
+    for key, name in IMPLEMENTATIONS:
         ns = best_ns(size, key)
         if ns is None:
             continue
@@ -69,8 +91,27 @@ def table(size):
         series[key] = mbps
         median = criterion_ns(size, key)
         median = f"{median / count:,.0f}" if median else "-"
-        rows.append(f"| {label} | {ns / count:,.0f} | {mbps:,.0f} | {base / ns:.2f} | {floor / ns:.3f} | {median} |")
+        rows.append(f"| {name} | {ns / count:,.0f} | {mbps:,.0f} | {peer / ns:.2f} | {base / ns:.2f} | {median} |")
     return "\n".join(rows) + "\n", series, total / count
+
+
+def summary():
+    """The issue's table: ns per line for small lines, GB/s for the others."""
+    head = "| per line | " + " | ".join(label(k) for k in SUMMARY) + " |"
+    rows = [head, "|---|" + "---:|" * len(SUMMARY)]
+    for size in SIZES:
+        count, total = corpus_stats(size)
+        cells = []
+        for key in SUMMARY:
+            ns = best_ns(size, key)
+            if ns is None:
+                cells.append("-")
+            elif size == "small":
+                cells.append(f"{ns / count:,.0f} ns")
+            else:
+                cells.append(f"{total / ns:.2f} GB/s")
+        rows.append(f"| {size} ({total // count:,} B) | " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
 
 
 def plot(points):
@@ -81,10 +122,10 @@ def plot(points):
     except ImportError:
         return "(matplotlib is not installed: no plot)"
     fig, ax = plt.subplots(figsize=(8, 5))
-    for key, label in IMPLEMENTATIONS:
+    for key, name in IMPLEMENTATIONS:
         xs = [size for size, series in points if key in series]
         ys = [series[key] for _, series in points if key in series]
-        ax.plot(xs, ys, marker="o", label=label.replace("`", ""))
+        ax.plot(xs, ys, marker="o", label=name.replace("`", ""))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("mean line size (bytes)")
@@ -98,31 +139,26 @@ def plot(points):
 
 
 def targets():
-    """Issue #6's targets for `classify`, checked against this run's medians."""
-    def per_line(size, name):
-        ns = best_ns(size, name)
-        return None if ns is None else ns / corpus_stats(size)[0]
+    """Issue #18's targets, checked against this run's figures (ratios within
+    one run, so they hold on a machine whose speed drifts)."""
+    def ns(size, name):
+        return best_ns(size, name)
 
-    def gbps(size, name):
-        ns = best_ns(size, name)
-        return None if ns is None else corpus_stats(size)[1] / ns
-
-    small, serde = per_line("small", "classify"), per_line("small", "serde_json_value")
-    large, floor = gbps("large", "classify"), gbps("large", "memchr_newlines")
-    c_abi, into = per_line("small", "c_abi_classify_free"), per_line("small", "c_abi_classify_into")
-    if None in (small, serde, large, floor, c_abi, into, gbps("medium", "classify")):
+    if any(ns(size, "classify") is None for size in SIZES):
         return ""
-    rows = [
-        ("small: at most 100 ns per line", f"{small:.0f} ns", small <= 100),
-        ("small: at least 7x faster than serde_json `Value`", f"{serde / small:.2f}x", serde / small >= 7),
-        ("medium: at least 3.5 GB/s", f"{gbps('medium', 'classify'):.2f} GB/s", gbps("medium", "classify") >= 3.5),
-        ("large: at least 6 GB/s", f"{large:.2f} GB/s", large >= 6),
-        ("large: within 5x of the memchr floor", f"{floor / large:.2f}x", floor / large <= 5),
-        ("C ABI `jsonrpc_classify` + free adds at most 30 ns (small)", f"+{c_abi - small:.0f} ns", c_abi - small <= 30),
-        ("C ABI `jsonrpc_classify_into` adds at most 30 ns (small)", f"+{into - small:.0f} ns", into - small <= 30),
-    ]
-    lines = ["## Targets (issue #6), from the figures above\n", "| target | measured | met |", "|---|---:|---|"]
-    lines += [f"| {name} | {value} | {'yes' if ok else 'no'} |" for name, value, ok in rows]
+    rows = []
+    for size, factor in (("small", 1.5), ("medium", 2), ("large", 2)):
+        name, peer = fastest_peer(size)
+        ratio = peer / ns(size, "classify")
+        rows.append((f"{size}: `classify` at least {factor}x the fastest validate-only peer ({label(name)})",
+                     f"{ratio:.2f}x", ratio >= factor))
+    value = ns("small", "serde_json_value") / ns("small", "classify")
+    rows.append(("small: `classify` at least 8x serde_json `Value`", f"{value:.2f}x", value >= 8))
+    for key, limit in (("c_abi_classify_free", 1.15), ("c_abi_classify_into", 1.05)):
+        ratio = ns("small", key) / ns("small", "classify")
+        rows.append((f"small: {label(key)} within {limit}x of `classify`", f"{ratio:.3f}x", ratio <= limit))
+    lines = ["## Targets (issue #18), from the figures above\n", "| target | measured | met |", "|---|---:|---|"]
+    lines += [f"| {name} | {value} | {'yes' if ok else '**no**'} |" for name, value, ok in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -142,14 +178,30 @@ def main():
         "# Benchmark results\n",
         "Written by `make bench` (bench/report.py); every figure below comes from one run on this machine.\n",
         f"- CPU: {cpu()}, {os.cpu_count()} cores; {rustc}",
-        "- Rust: bench/rust/src/bin/interleaved.rs over bench/corpus.py's fixed corpus: each of 40 rounds runs"
+        "- Command: `make bench` (the Rust figures: `make bench-rust`, which runs"
+        " `bench/rust/target/release/interleaved 40`).",
+        "- Corpus: bench/corpus.py, fixed (seeded) MCP-like traffic: small lines are tools/call requests,"
+        " progress notifications, pings, results, errors and a few log lines; medium lines are tools/list"
+        " results with JSON schemas and resources/read results with non-ASCII text; large lines are tool results"
+        " with long escaped non-ASCII text or base64.",
+        "- Rust: bench/rust/src/bin/interleaved.rs: each of 40 rounds runs"
         " every implementation once over the whole corpus, and each keeps its fastest round (this machine's speed"
         " drifts from one second to the next, so implementations are compared in turns, not one after another);"
         " ns/line is that time divided by the corpus's lines. criterion's medians (bench/rust/benches/classify.rs,"
-        " the same implementations, run one after another) are the last column, for reference.\n",
+        " the same implementations, run one after another) are the last column, for reference.",
+        "- Build: the bench crate, the library's rows included (it links the library as a Rust dependency, C ABI"
+        " functions too), is built with `-C target-cpu=native` (bench/rust/.cargo/config.toml), since sonic-rs and"
+        " simd-json choose their SIMD code at compile time. The library itself picks AVX-512 or AVX2 at run time"
+        " either way; the shared library that Python, Go and C load is built without it.",
+        "- Peers: serde_json and sonic-rs deserialising into `IgnoredAny` (validation only), simd-json's tape"
+        " (`fill_tape` with reused buffers, after copying the line, since it needs it mutable), serde_json `Value`"
+        " plus reading the envelope's members (what a host would otherwise write).\n",
+        "## The issue's table\n",
+        summary(),
+        targets(),
+        "## Every implementation, by line size\n",
         *sections,
         plot(points) + "\n",
-        targets(),
         extra("memory.txt", "Memory (bench/rust/src/bin/memory.rs)"),
         extra("guard.txt", "The guard against the same child without it (bench/guard)"),
         extra("python.txt", "Python binding (bench/python_bench.py)"),

@@ -1,7 +1,8 @@
 //! Arbitrary bytes, at every offset in a 64-byte block: the structural
-//! scanner (with each set of byte classes the CPU has, and byte by byte)
-//! takes exactly the lines the stepwise scanner finds valid, with the same
-//! root and top-level members.
+//! scanner (with each set of byte classes the CPU has, SWAR, and byte by
+//! byte, each with its UTF-8 check) takes exactly the lines that are UTF-8
+//! and that the stepwise scanner finds valid, with the same root and
+//! top-level members.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

@@ -1,4 +1,5 @@
 use std::ffi::c_void;
+use std::mem::MaybeUninit;
 
 use super::JsonRpcStatus;
 use super::guard::guard;
@@ -156,26 +157,49 @@ impl JsonRpcClassification {
         })
     }
 
-    /// The C form of the line at `(ptr, len)`, with its strings in
-    /// `scratch` (pointer, length) when they fit and in one allocation
-    /// otherwise.
+    /// Writes the C form of the line at `(ptr, len)` to `out`, with its
+    /// strings in `scratch` (pointer, length) when they fit and in one
+    /// allocation otherwise. On a failure `out` is left unwritten.
     ///
     /// # Safety
     /// A non-NULL `ptr` must be valid for reads of `len` bytes; a given
     /// `scratch` valid for writes of its length while the result is in use,
     /// and not overlapping the line.
     #[inline(always)]
-    pub(super) unsafe fn of_line(
+    pub(super) unsafe fn write_line(
         ptr: *const u8,
         len: usize,
         scratch: Option<(*mut u8, usize)>,
-    ) -> Result<JsonRpcClassification, Failure> {
+        out: &mut MaybeUninit<JsonRpcClassification>,
+    ) -> Result<(), Failure> {
         // SAFETY: passed on from the caller.
-        let (c, input_error) = match unsafe { bytes(ptr, len) } {
-            Ok(line) => (classify_undecoded(line)?, None),
-            Err(error) => (Classification::unreadable(), Some(error)),
-        };
-        let texts = Texts::of(&c, input_error).ok_or(Failure::Internal(c"internal error: a text outgrew its room"))?;
+        match unsafe { bytes(ptr, len) } {
+            // The classification is used where it is made, not moved.
+            Ok(line) => JsonRpcClassification::write(&classify_undecoded(line)?, None, scratch, out),
+            Err(error) => JsonRpcClassification::write_unreadable(error, scratch, out),
+        }
+    }
+
+    /// `write_line` for bytes that are not a line.
+    #[cold]
+    fn write_unreadable(
+        error: InputError,
+        scratch: Option<(*mut u8, usize)>,
+        out: &mut MaybeUninit<JsonRpcClassification>,
+    ) -> Result<(), Failure> {
+        JsonRpcClassification::write(&Classification::unreadable(), Some(error), scratch, out)
+    }
+
+    /// Writes the C form of `c` to `out`, as `write_line` says.
+    #[inline(always)]
+    fn write(
+        c: &Classification<'_>,
+        input_error: Option<InputError>,
+        scratch: Option<(*mut u8, usize)>,
+        out: &mut MaybeUninit<JsonRpcClassification>,
+    ) -> Result<(), Failure> {
+        let mut unusual = None;
+        let texts = Texts::of(c, input_error, &mut unusual)?;
         let size = texts.size();
         let mut block = match scratch {
             // SAFETY: the caller's buffer, valid and not overlapping the
@@ -184,7 +208,8 @@ impl JsonRpcClassification {
             _ => Block::alloc(size)?,
         };
         let strings = texts.place(&mut block);
-        Ok(JsonRpcClassification::with_strings(&c, strings, block.into_raw().cast()))
+        out.write(JsonRpcClassification::with_strings(c, strings, block.into_raw().cast()));
+        Ok(())
     }
 
     /// The C form of `c`, with `strings` placed by `Texts::place` and the
@@ -245,15 +270,18 @@ impl Failure {
     }
 }
 
-/// The strings a classification hands out, sized before any is written.
-/// Texts that need formatting (a reason, a reply's message) are formatted
-/// once, on the stack; a method with escapes is decoded straight into its
-/// place.
+/// The failure of a text that outgrew the room for formatting it, which
+/// none of the library's texts does.
+const OUTGREW: Failure = Failure::Internal(c"internal error: a text outgrew its room");
+
+/// The strings a classification hands out, sized before any is written. A
+/// method with escapes is decoded straight into its place. Kept small (the
+/// texts that need formatting stand apart, in `Unusual`), since every line
+/// builds one.
 pub(super) struct Texts<'c> {
     id: Option<&'c str>,
     method: Option<Method<'c>>,
-    reason: Option<Formatted>,
-    replies: Option<Replies<'c>>,
+    unusual: Option<&'c Unusual<'c>>,
 }
 
 struct Method<'c> {
@@ -261,6 +289,13 @@ struct Method<'c> {
     raw: &'c str,
     escaped: bool,
     len: usize,
+}
+
+/// The texts only lines that are not a message have: a reason and the
+/// replies, formatted once, on the stack.
+pub(super) struct Unusual<'c> {
+    reason: Option<Formatted>,
+    replies: Option<Replies<'c>>,
 }
 
 /// The replies a line is owed, and their one message.
@@ -273,63 +308,93 @@ struct Replies<'c> {
 
 impl<'c> Texts<'c> {
     /// `c`'s strings; `input_error` is the reason of bytes that are not a
-    /// line. `None` only if a text outgrew the room for formatting it.
+    /// line. The texts of a line that is not a message are formatted into
+    /// `unusual`, which the caller keeps (`None` costs nothing).
     #[inline(always)]
-    pub(super) fn of(c: &'c Classification<'c>, input_error: Option<InputError>) -> Option<Texts<'c>> {
+    pub(super) fn of(
+        c: &'c Classification<'c>,
+        input_error: Option<InputError>,
+        unusual: &'c mut Option<Unusual<'c>>,
+    ) -> Result<Texts<'c>, Failure> {
+        let unusual = match Unusual::needed(c, input_error) {
+            true => Some(&*unusual.insert(Unusual::of(c, input_error).ok_or(OUTGREW)?)),
+            false => None,
+        };
         let method = c.method.as_deref().map(|raw| Method {
             raw,
             escaped: c.method_escaped,
             len: if c.method_escaped { crate::scan::decoded_len(raw) } else { raw.len() },
         });
-        let mut texts = Texts { id: c.id, method, reason: None, replies: None };
-        if matches!(c.kind, Kind::ParseError | Kind::InvalidRequest | Kind::Batch | Kind::NotObject) {
-            texts.unusual(c, input_error)?;
-        }
-        Some(texts)
-    }
-
-    /// The reason and the replies, which only lines that are not a message
-    /// have.
-    #[cold]
-    fn unusual(&mut self, c: &'c Classification<'c>, input_error: Option<InputError>) -> Option<()> {
-        self.reason = match (input_error, c.reason) {
-            (Some(error), _) => Some(Formatted::of(&error)?),
-            (None, Some(reason)) => Some(Formatted::of(&reason)?),
-            (None, None) => None,
-        };
-        let (server, client) = (c.owed(Role::Server), c.owed(Role::Client));
-        let Some(any) = server.or(client) else {
-            return Some(());
-        };
-        let message = match (any.message, &self.reason) {
-            (Message::InvalidRequest(_), Some(_)) => None,
-            (message, _) => Some(Formatted::of(&message)?),
-        };
-        let mut replies = Replies { message, server: None, client: None };
-        let text = replies.message.as_ref().or(self.reason.as_ref())?.as_str();
-        let sized = |owed: Owed<'c>| {
-            let mut counter = Counter::default();
-            owed.write(text, &mut counter).ok().map(|()| (owed, counter.0))
-        };
-        replies.server = server.and_then(sized);
-        replies.client = client.and_then(sized);
-        self.replies = Some(replies);
-        Some(())
+        Ok(Texts { id: c.id, method, unusual })
     }
 
     /// Bytes needed to store them, a NUL after each.
     #[inline(always)]
     pub(super) fn size(&self) -> usize {
         let len = |len: Option<usize>| len.map_or(0, |len| len + 1);
-        let mut size = len(self.id.map(str::len)) + len(self.method.as_ref().map(|m| m.len));
-        if self.reason.is_some() || self.replies.is_some() {
-            size += self.unusual_size();
-        }
-        size
+        len(self.id.map(str::len)) + len(self.method.as_ref().map(|m| m.len)) + self.unusual.map_or(0, Unusual::size)
+    }
+
+    /// Places each string, in the order of the result's fields (which is
+    /// also the order the scratch layout promises).
+    #[inline(always)]
+    pub(super) fn place(&self, place: &mut impl Place) -> [JsonRpcStr; 5] {
+        let id = self.id.map_or(JsonRpcStr::ABSENT, |id| place.place_text(id.as_bytes()));
+        let method = self.method.as_ref().map_or(JsonRpcStr::ABSENT, |m| {
+            if !m.escaped {
+                return place.place_text(m.raw.as_bytes());
+            }
+            place.place(m.len, |to| crate::scan::decode(m.raw, |piece| copy(to, piece)))
+        });
+        let [reason, server, client] = match self.unusual {
+            None => [JsonRpcStr::ABSENT; 3],
+            Some(unusual) => unusual.place(place),
+        };
+        [id, method, reason, server, client]
+    }
+}
+
+impl<'c> Unusual<'c> {
+    /// Whether `c` (with `input_error`, the reason of bytes that are not a
+    /// line) has a reason or is owed a reply.
+    #[inline(always)]
+    fn needed(c: &Classification<'_>, input_error: Option<InputError>) -> bool {
+        input_error.is_some()
+            || matches!(c.kind, Kind::ParseError | Kind::InvalidRequest | Kind::Batch | Kind::NotObject)
+    }
+
+    /// The reason and the replies. `None` only if a text outgrew the room
+    /// for formatting it.
+    #[cold]
+    fn of(c: &'c Classification<'c>, input_error: Option<InputError>) -> Option<Unusual<'c>> {
+        let reason = match (input_error, c.reason) {
+            (Some(error), _) => Some(Formatted::of(&error)?),
+            (None, Some(reason)) => Some(Formatted::of(&reason)?),
+            (None, None) => None,
+        };
+        let mut unusual = Unusual { reason, replies: None };
+        let (server, client) = (c.owed(Role::Server), c.owed(Role::Client));
+        let Some(any) = server.or(client) else {
+            return Some(unusual);
+        };
+        let message = match (any.message, &unusual.reason) {
+            (Message::InvalidRequest(_), Some(_)) => None,
+            (message, _) => Some(Formatted::of(&message)?),
+        };
+        let mut replies = Replies { message, server: None, client: None };
+        let text = replies.message.as_ref().or(unusual.reason.as_ref())?.as_str();
+        let sized = |owed: Owed<'c>| {
+            let mut counter = Counter::default();
+            owed.write(text, &mut counter).ok().map(|()| (owed, counter.0))
+        };
+        replies.server = server.and_then(sized);
+        replies.client = client.and_then(sized);
+        unusual.replies = Some(replies);
+        Some(unusual)
     }
 
     #[cold]
-    fn unusual_size(&self) -> usize {
+    fn size(&self) -> usize {
         let len = |len: Option<usize>| len.map_or(0, |len| len + 1);
         let replies = self.replies.as_ref();
         len(self.reason.as_ref().map(|r| r.as_str().len()))
@@ -337,29 +402,8 @@ impl<'c> Texts<'c> {
             + len(replies.and_then(|r| r.client.as_ref()).map(|c| c.1))
     }
 
-    /// Places each string, in the order of the result's fields (which is
-    /// also the order the scratch layout promises).
-    #[inline(always)]
-    pub(super) fn place(&self, place: &mut impl Place) -> [JsonRpcStr; 5] {
-        let id = self.id.map_or(JsonRpcStr::ABSENT, |id| place.place(id.len(), |to| copy(to, id)));
-        let method = self.method.as_ref().map_or(JsonRpcStr::ABSENT, |m| {
-            place.place(m.len, |to| {
-                if m.escaped {
-                    crate::scan::decode(m.raw, |piece| copy(to, piece));
-                } else {
-                    copy(to, m.raw);
-                }
-            })
-        });
-        if self.reason.is_none() && self.replies.is_none() {
-            return [id, method, JsonRpcStr::ABSENT, JsonRpcStr::ABSENT, JsonRpcStr::ABSENT];
-        }
-        let [reason, server, client] = self.place_unusual(place);
-        [id, method, reason, server, client]
-    }
-
     #[cold]
-    fn place_unusual(&self, place: &mut impl Place) -> [JsonRpcStr; 3] {
+    fn place(&self, place: &mut impl Place) -> [JsonRpcStr; 3] {
         let reason = self.reason.as_ref().map_or(JsonRpcStr::ABSENT, |r| {
             let text = r.as_str();
             place.place(text.len(), |to| copy(to, text))
@@ -435,8 +479,16 @@ fn span(span: Option<Span>) -> JsonRpcSpan {
 pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRpcClassification {
     guard(
         || JsonRpcClassification::failed(c"internal error in jsonrpc_classify"),
-        // SAFETY: passed on from the caller; no scratch.
-        || unsafe { JsonRpcClassification::of_line(line, len, None) }.unwrap_or_else(JsonRpcClassification::of_failure),
+        || {
+            let mut out = MaybeUninit::uninit();
+            // SAFETY: passed on from the caller; no scratch.
+            match unsafe { JsonRpcClassification::write_line(line, len, None, &mut out) } {
+                // SAFETY: `write_line` wrote `out`, as it does when it
+                // succeeds.
+                Ok(()) => unsafe { out.assume_init() },
+                Err(failure) => JsonRpcClassification::of_failure(failure),
+            }
+        },
     )
 }
 
@@ -487,23 +539,23 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
     guard(
         || {
             let failed = JsonRpcClassification::failed(c"internal error in jsonrpc_classify_into");
-            // SAFETY: `out` is non-NULL (checked above) and writable by the
-            // contract.
+            // SAFETY: `out` is non-NULL and writable by the contract.
             unsafe { std::ptr::write(out, failed) };
             JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR
         },
         || {
-            // SAFETY: `line` and `scratch` are passed on from the caller,
-            // whose contract is `of_line`'s.
-            let classified = unsafe { JsonRpcClassification::of_line(line, len, Some((scratch, scratch_len))) };
-            let (result, status) = match classified {
-                Ok(result) => (result, JsonRpcStatus::JSONRPC_STATUS_OK),
-                Err(failure) => (JsonRpcClassification::of_failure(failure), failure.status()),
-            };
-            // SAFETY: `out` is non-NULL (checked above) and writable by the
-            // contract.
-            unsafe { std::ptr::write(out, result) };
-            status
+            // SAFETY: `out` is non-NULL, aligned and writable by the
+            // contract, and `MaybeUninit` has the same layout; the result is
+            // written there whole, never read first.
+            let slot = unsafe { &mut *out.cast::<MaybeUninit<JsonRpcClassification>>() };
+            // SAFETY: `line` and `scratch` are passed on from the caller.
+            match unsafe { JsonRpcClassification::write_line(line, len, Some((scratch, scratch_len)), slot) } {
+                Ok(()) => JsonRpcStatus::JSONRPC_STATUS_OK,
+                Err(failure) => {
+                    slot.write(JsonRpcClassification::of_failure(failure));
+                    failure.status()
+                }
+            }
         },
     )
 }

@@ -92,26 +92,31 @@ impl JsonRpcReader {
         texts.clear();
         let (buf, found, first) = batch.parts();
         items.try_reserve(found.len()).map_err(OutOfMemory::from)?;
-        for (number, &found) in (first..).zip(found) {
-            let (offset, len, classification) = match found {
+        // Each item is written straight into its slot.
+        for ((number, &found), slot) in (first..).zip(found).zip(items.spare_capacity_mut()) {
+            match found {
                 Found::Line { start, len } => {
                     let c = classify_undecoded(&buf[start..start + len])?;
-                    let strings =
-                        Texts::of(&c, None).ok_or(Failure::Internal(c"internal error: a text outgrew its room"))?;
+                    let mut unusual = None;
+                    let strings = Texts::of(&c, None, &mut unusual)?;
                     texts.try_reserve(strings.size()).map_err(OutOfMemory::from)?;
                     let placed = strings.place(texts);
-                    (start, len, JsonRpcClassification::with_strings(&c, placed, std::ptr::null_mut()))
+                    let classification = JsonRpcClassification::with_strings(&c, placed, std::ptr::null_mut());
+                    slot.write(JsonRpcLine { number, offset: start, len, classification });
                 }
                 Found::TooLong { len } => {
-                    let too_long = JsonRpcClassification {
+                    let classification = JsonRpcClassification {
                         kind: JsonRpcKind::JSONRPC_KIND_TOO_LONG,
                         ..JsonRpcClassification::NONE
                     };
-                    (0, len, too_long)
+                    slot.write(JsonRpcLine { number, offset: 0, len, classification });
                 }
-            };
-            items.push(JsonRpcLine { number, offset, len, classification });
+            }
         }
+        // SAFETY: the loop wrote the first `found.len()` slots, for which
+        // room was reserved above (a failure returns before this, leaving
+        // the items empty).
+        unsafe { items.set_len(found.len()) };
         // The strings now stay where they are: point at them.
         let base = texts.as_ptr().cast::<c_char>();
         for string in items.iter_mut().flat_map(|item| item.classification.strings_mut()) {

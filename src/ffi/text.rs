@@ -159,6 +159,9 @@ pub(super) trait Place {
     /// NUL; returns the string as the result will find it. The caller has
     /// made room for every string it places.
     fn place(&mut self, len: usize, fill: impl FnOnce(&mut Cursor<'_>)) -> JsonRpcStr;
+
+    /// Places `text` as it stands, and its NUL: the common case, one copy.
+    fn place_text(&mut self, text: &[u8]) -> JsonRpcStr;
 }
 
 /// One block holding several NUL-terminated strings, so that a result costs
@@ -223,6 +226,22 @@ impl Place for Block {
         self.used += len + 1;
         JsonRpcStr { ptr, len }
     }
+
+    fn place_text(&mut self, text: &[u8]) -> JsonRpcStr {
+        let len = text.len();
+        assert!(!self.base.is_null() && len < self.capacity - self.used, "a string placed without room");
+        // SAFETY: `base` is valid for writes of `capacity` bytes (as in
+        // `place`), of which `used..used + len + 1` are not yet handed out;
+        // `text` is the line or the library's own, never this block's room.
+        let to = unsafe {
+            let to = self.base.add(self.used);
+            copy_text(text, to);
+            to.add(len).write(0);
+            to
+        };
+        self.used += len + 1;
+        JsonRpcStr { ptr: to.cast::<c_char>(), len }
+    }
 }
 
 impl Drop for Block {
@@ -230,6 +249,37 @@ impl Drop for Block {
         if self.owned {
             // SAFETY: `base` is NULL or our own live malloc block.
             unsafe { libc::free(self.base.cast()) }
+        }
+    }
+}
+
+/// Copies `from` to `to`. Most strings of a result are ids and methods of a
+/// few bytes, which two overlapping moves copy without a call to `memcpy`.
+///
+/// # Safety
+/// `to` must be valid for writes of `from.len()` bytes that do not overlap
+/// `from`.
+#[inline(always)]
+unsafe fn copy_text(from: &[u8], to: *mut u8) {
+    let (n, p) = (from.len(), from.as_ptr());
+    // SAFETY: each copy reads and writes `k` bytes at an offset of at most
+    // `n - k`, so within the first `n` bytes of both, by the contract.
+    unsafe {
+        let two = |k: usize| {
+            ptr::copy_nonoverlapping(p, to, k);
+            ptr::copy_nonoverlapping(p.add(n - k), to.add(n - k), k);
+        };
+        match n {
+            0 => {}
+            1..4 => {
+                *to = *p;
+                *to.add(n / 2) = *p.add(n / 2);
+                *to.add(n - 1) = *p.add(n - 1);
+            }
+            4..8 => two(4),
+            8..=16 => two(8),
+            17..=32 => two(16),
+            _ => ptr::copy_nonoverlapping(p, to, n),
         }
     }
 }
@@ -249,6 +299,21 @@ impl Place for Vec<u8> {
         nul[0].write(0);
         // SAFETY: `len + 1` more bytes are initialised: the text and its NUL.
         unsafe { self.set_len(at + len + 1) };
+        JsonRpcStr { ptr: ptr::without_provenance(at + 1), len }
+    }
+
+    fn place_text(&mut self, text: &[u8]) -> JsonRpcStr {
+        let (at, len) = (self.len(), text.len());
+        assert!(self.capacity() - at > len, "a string placed without room");
+        // SAFETY: the spare capacity holds more than `len` bytes (asserted),
+        // which `text`, a shared borrow, cannot overlap; once the text and
+        // its NUL are written, `len + 1` more bytes are initialised.
+        unsafe {
+            let to = self.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+            copy_text(text, to);
+            to.add(len).write(0);
+            self.set_len(at + len + 1);
+        }
         JsonRpcStr { ptr: ptr::without_provenance(at + 1), len }
     }
 }

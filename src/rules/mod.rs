@@ -251,7 +251,7 @@ pub fn try_classify(line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
 /// Classifies one line, leaving a method with escapes as it stands in the
 /// line (`method_escaped`), for a caller that decodes it into memory of its
 /// own.
-#[inline]
+#[inline(always)]
 pub(crate) fn classify_undecoded(line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
     let mut members = Members::default();
     Ok(match scan::scan(line, &mut members) {

@@ -1,9 +1,15 @@
 //! The byte classes of 64-byte blocks, for the structural scanner: one bit
 //! per byte for each class, computed with AVX-512 or AVX2 (detected at run
-//! time), or byte by byte as the definition the vector code is tested
-//! against. The `unsafe` code is unaligned loads from a 64-byte array, and
-//! calls that need the detected features.
+//! time), or eight bytes at a time in a `u64` (SWAR), or byte by byte as
+//! the definition the others are tested against. SWAR is tested and fuzzed
+//! like the vector paths but not used: on CPUs without them, the stepwise
+//! scanner is faster. The `unsafe` code is unaligned loads from a 64-byte
+//! array, and calls that need the detected features.
 #![allow(unsafe_code)]
+
+#[cfg(any(test, feature = "fuzzing"))]
+use super::utf8::Deferred;
+use super::utf8::Utf8;
 
 /// The bytes that end a run of string text, bit `i` for byte `i` of a block.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -41,13 +47,129 @@ impl Layout {
     }
 }
 
+/// The bytes that make a whole escape after a backslash.
+const SIMPLE_ESCAPES: [u8; 8] = *b"\"\\/bfnrt";
+
 /// A way to compute the classes of a block. A value of a type that uses
 /// special instructions exists only where the CPU has them.
 pub(super) trait ByteClasses: Copy {
+    /// How the blocks' UTF-8 is checked along with their classes.
+    type Utf8: Utf8;
     fn stops(self, block: &[u8; 64]) -> Stops;
     fn layout(self, block: &[u8; 64]) -> Layout;
     /// Bit `i` of the result is the XOR of bits `0..=i` of `bits`.
     fn prefix_xor(self, bits: u64) -> u64;
+    /// The bytes that make a whole escape after a backslash: `"\/bfnrt`.
+    fn simple_escapes(self, block: &[u8; 64]) -> u64;
+    /// A new UTF-8 check, for one line.
+    fn utf8(self) -> Self::Utf8;
+}
+
+/// Eight bytes at a time in a `u64` (SWAR), on every CPU. It costs some
+/// 800 operations a block (eleven exact byte comparisons and five gathers
+/// of high bits per word), where the stepwise scanner skips string text at
+/// about two a byte: measured slower on both the portable x86_64 build and
+/// with the portable string search aarch64 gets, so not used.
+#[cfg(any(test, feature = "fuzzing"))]
+#[derive(Clone, Copy)]
+pub(super) struct Swar;
+
+#[cfg(any(test, feature = "fuzzing"))]
+impl Swar {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+    /// The block's eight words, little-endian.
+    #[inline(always)]
+    fn words(block: &[u8; 64]) -> [u64; 8] {
+        let (words, _) = block.as_chunks::<8>();
+        std::array::from_fn(|k| u64::from_le_bytes(words[k]))
+    }
+
+    /// High bit set in each byte of `word` that is zero, exactly (no
+    /// borrow crosses a byte: the low seven bits are added apart from the
+    /// high one).
+    #[inline(always)]
+    fn zeros(word: u64) -> u64 {
+        !(((word & Swar::LOW7) + Swar::LOW7) | word | Swar::LOW7)
+    }
+
+    /// High bit set in each byte of `word` equal to `byte`.
+    #[inline(always)]
+    fn equal(word: u64, byte: u8) -> u64 {
+        Swar::zeros(word ^ (Swar::ONES * u64::from(byte)))
+    }
+
+    /// High bit set in each byte of `word` below 0x20.
+    #[inline(always)]
+    fn controls(word: u64) -> u64 {
+        !(((word & Swar::LOW7) + Swar::ONES * 0x60) | word) & !Swar::LOW7
+    }
+
+    /// One bit per byte of the block, from the high bits that `class` sets
+    /// in each word: the eight high bits of a word are gathered into one
+    /// byte by a multiplication whose partial products never overlap.
+    #[inline(always)]
+    fn bits(words: &[u64; 8], class: impl Fn(u64) -> u64) -> u64 {
+        const GATHER: u64 = 0x0102_0408_1020_4080;
+        words
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (k, &word)| acc | ((class(word) >> 7).wrapping_mul(GATHER) >> 56) << (8 * k))
+    }
+}
+
+#[cfg(any(test, feature = "fuzzing"))]
+impl ByteClasses for Swar {
+    type Utf8 = Deferred;
+
+    #[inline(always)]
+    fn stops(self, block: &[u8; 64]) -> Stops {
+        let words = Swar::words(block);
+        Stops {
+            quote: Swar::bits(&words, |w| Swar::equal(w, b'"')),
+            backslash: Swar::bits(&words, |w| Swar::equal(w, b'\\')),
+            control: Swar::bits(&words, Swar::controls),
+        }
+    }
+
+    #[inline(always)]
+    fn layout(self, block: &[u8; 64]) -> Layout {
+        let words = Swar::words(block);
+        let whitespace =
+            |w| Swar::equal(w, b' ') | Swar::equal(w, b'\t') | Swar::equal(w, b'\n') | Swar::equal(w, b'\r');
+        // `{` and `[` (and `}` and `]`) differ only in bit 0x20; folding it
+        // in also admits 0x0c and 0x1a as `,` and `:`, which are control
+        // bytes and are taken out again.
+        let operator = |w: u64| {
+            let folded = w | (Swar::ONES * 0x20);
+            (Swar::equal(folded, b'{')
+                | Swar::equal(folded, b'}')
+                | Swar::equal(folded, b':')
+                | Swar::equal(folded, b','))
+                & !Swar::controls(w)
+        };
+        Layout { whitespace: Swar::bits(&words, whitespace), operator: Swar::bits(&words, operator) }
+    }
+
+    #[inline(always)]
+    fn prefix_xor(self, mut bits: u64) -> u64 {
+        for shift in [1, 2, 4, 8, 16, 32] {
+            bits ^= bits << shift;
+        }
+        bits
+    }
+
+    #[inline(always)]
+    fn simple_escapes(self, block: &[u8; 64]) -> u64 {
+        let words = Swar::words(block);
+        Swar::bits(&words, |w| SIMPLE_ESCAPES.iter().fold(0, |any, &byte| any | Swar::equal(w, byte)))
+    }
+
+    #[inline(always)]
+    fn utf8(self) -> Deferred {
+        Deferred::default()
+    }
 }
 
 /// Byte by byte: the definition the vector code is tested against.
@@ -57,6 +179,12 @@ pub(super) struct Bytewise;
 
 #[cfg(any(test, feature = "fuzzing"))]
 impl ByteClasses for Bytewise {
+    type Utf8 = Deferred;
+
+    fn utf8(self) -> Deferred {
+        Deferred::default()
+    }
+
     fn stops(self, block: &[u8; 64]) -> Stops {
         let bits = |f: fn(u8) -> bool| block.iter().rev().fold(0u64, |acc, &b| acc << 1 | u64::from(f(b)));
         Stops { quote: bits(|b| b == b'"'), backslash: bits(|b| b == b'\\'), control: bits(|b| b < 0x20) }
@@ -68,6 +196,10 @@ impl ByteClasses for Bytewise {
             whitespace: bits(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')),
             operator: bits(|b| matches!(b, b'{' | b'}' | b'[' | b']' | b':' | b',')),
         }
+    }
+
+    fn simple_escapes(self, block: &[u8; 64]) -> u64 {
+        block.iter().rev().fold(0u64, |acc, b| acc << 1 | u64::from(SIMPLE_ESCAPES.contains(b)))
     }
 
     fn prefix_xor(self, bits: u64) -> u64 {
@@ -87,15 +219,16 @@ pub(super) use x86::{Avx2, Avx512};
 mod x86 {
     use std::arch::x86_64::*;
 
+    use super::super::utf8::Vectors;
     use super::{ByteClasses, Layout, Stops};
 
-    /// AVX2 for the classes, PCLMULQDQ for the prefix XOR: a value exists
-    /// only on a CPU that has both.
+    /// AVX2 for the classes and UTF-8, PCLMULQDQ for the prefix XOR: a
+    /// value exists only on a CPU that has both.
     #[derive(Clone, Copy)]
     pub(in crate::scan) struct Avx2(());
 
-    /// AVX-512 (F and BW) for the classes, PCLMULQDQ for the prefix XOR: a
-    /// value exists only on a CPU that has them.
+    /// AVX-512 (F and BW) for the classes, AVX2 for UTF-8, PCLMULQDQ for
+    /// the prefix XOR: a value exists only on a CPU that has them.
     #[derive(Clone, Copy)]
     pub(in crate::scan) struct Avx512(());
 
@@ -112,12 +245,21 @@ mod x86 {
         pub(in crate::scan) fn detect() -> Option<Avx512> {
             let present = is_x86_feature_detected!("avx512f")
                 && is_x86_feature_detected!("avx512bw")
+                && is_x86_feature_detected!("avx2")
                 && is_x86_feature_detected!("pclmulqdq");
             present.then_some(Avx512(()))
         }
     }
 
     impl ByteClasses for Avx2 {
+        type Utf8 = Vectors;
+
+        #[inline(always)]
+        fn utf8(self) -> Vectors {
+            // SAFETY: the CPU has AVX2, since `self` exists.
+            unsafe { Vectors::new() }
+        }
+
         #[inline(always)]
         fn stops(self, block: &[u8; 64]) -> Stops {
             // SAFETY: the CPU has AVX2, since `self` exists.
@@ -135,9 +277,24 @@ mod x86 {
             // SAFETY: the CPU has PCLMULQDQ, since `self` exists.
             unsafe { prefix_xor(bits) }
         }
+
+        #[inline(always)]
+        fn simple_escapes(self, block: &[u8; 64]) -> u64 {
+            // SAFETY: the CPU has AVX2, since `self` exists.
+            unsafe { avx2::simple_escapes(block) }
+        }
     }
 
     impl ByteClasses for Avx512 {
+        type Utf8 = Vectors;
+
+        #[inline(always)]
+        fn utf8(self) -> Vectors {
+            // SAFETY: the CPU has AVX2 (detected with AVX-512), since `self`
+            // exists.
+            unsafe { Vectors::new() }
+        }
+
         #[inline(always)]
         fn stops(self, block: &[u8; 64]) -> Stops {
             // SAFETY: the CPU has AVX-512 F and BW, since `self` exists.
@@ -154,6 +311,12 @@ mod x86 {
         fn prefix_xor(self, bits: u64) -> u64 {
             // SAFETY: the CPU has PCLMULQDQ, since `self` exists.
             unsafe { prefix_xor(bits) }
+        }
+
+        #[inline(always)]
+        fn simple_escapes(self, block: &[u8; 64]) -> u64 {
+            // SAFETY: the CPU has AVX-512 F and BW, since `self` exists.
+            unsafe { avx512::simple_escapes(block) }
         }
     }
 
@@ -182,16 +345,21 @@ mod x86 {
     mod avx2 {
         use std::arch::x86_64::*;
 
-        use super::super::{Layout, Stops};
+        use super::super::super::utf8::halves;
+        use super::super::{Layout, SIMPLE_ESCAPES, Stops};
         use super::{OPERATORS, WHITESPACE};
 
-        /// The two halves of a block.
         #[target_feature(enable = "avx2")]
         #[inline]
-        fn halves(block: &[u8; 64]) -> (__m256i, __m256i) {
-            // SAFETY: both loads read 32 bytes inside the 64-byte array; they
-            // are unaligned loads.
-            unsafe { (_mm256_loadu_si256(block.as_ptr().cast()), _mm256_loadu_si256(block.as_ptr().add(32).cast())) }
+        pub(super) fn simple_escapes(block: &[u8; 64]) -> u64 {
+            let (lo, hi) = halves(block);
+            let (mut in_lo, mut in_hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+            for byte in SIMPLE_ESCAPES {
+                let byte = _mm256_set1_epi8(byte as i8);
+                in_lo = _mm256_or_si256(in_lo, _mm256_cmpeq_epi8(lo, byte));
+                in_hi = _mm256_or_si256(in_hi, _mm256_cmpeq_epi8(hi, byte));
+            }
+            bits(in_lo, in_hi)
         }
 
         /// One bit per byte where `lo` and `hi` (the block's halves) compared
@@ -252,8 +420,15 @@ mod x86 {
     mod avx512 {
         use std::arch::x86_64::*;
 
-        use super::super::{Layout, Stops};
+        use super::super::{Layout, SIMPLE_ESCAPES, Stops};
         use super::{OPERATORS, WHITESPACE};
+
+        #[target_feature(enable = "avx512f,avx512bw")]
+        #[inline]
+        pub(super) fn simple_escapes(block: &[u8; 64]) -> u64 {
+            let v = load(block);
+            SIMPLE_ESCAPES.iter().fold(0, |any, &byte| any | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8)))
+        }
 
         #[target_feature(enable = "avx512f")]
         #[inline]
@@ -328,6 +503,7 @@ mod tests {
         for block in blocks() {
             assert_eq!(classes.stops(&block), Bytewise.stops(&block), "{block:?}");
             assert_eq!(classes.layout(&block), Bytewise.layout(&block), "{block:?}");
+            assert_eq!(classes.simple_escapes(&block), Bytewise.simple_escapes(&block), "{block:?}");
             let word = u64::from_le_bytes(block[..8].try_into().unwrap());
             assert_eq!(classes.prefix_xor(word), Bytewise.prefix_xor(word));
         }
@@ -349,6 +525,11 @@ mod tests {
             Some(avx512) => agrees_with_the_byte_by_byte_definition(avx512),
             None => println!("skipped: this CPU has no AVX-512 F and BW and PCLMULQDQ"),
         }
+    }
+
+    #[test]
+    fn swar_agrees_with_the_byte_by_byte_definition() {
+        agrees_with_the_byte_by_byte_definition(Swar);
     }
 
     #[test]

@@ -19,18 +19,21 @@ use super::{Root, Span, TopLevel, Value, ValueKind};
 
 /// What the structural scan finds in a valid line, besides its members.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Found {
+pub(super) struct Found<'a> {
+    /// The line, now known to be UTF-8.
+    pub text: &'a str,
     pub root: Root,
     /// The line has a backslash: its texts may need decoding.
     pub escapes: bool,
 }
 
-/// When `line` (known to be UTF-8) is one valid JSON text: what it holds,
-/// with the members of a root object reported to `top`. `None` when it is
-/// not, or when this CPU has no vector path (`top` may then have been told
-/// anything).
+/// When `line` is one valid JSON text in UTF-8: what it holds, with the
+/// members of a root object reported to `top`. `None` when it is not, or
+/// when this CPU has no vector path (`top` may then have been told
+/// anything): there the stepwise scanner is faster than this one with the
+/// SWAR classes (measured in the commit that says so).
 #[inline]
-pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Option<Found> {
+pub(super) fn scan<'a, T: TopLevel>(line: &'a [u8], top: &mut T) -> Option<Found<'a>> {
     #[cfg(target_arch = "x86_64")]
     {
         use super::byte_classes::{Avx2, Avx512};
@@ -56,21 +59,21 @@ mod x86 {
     use super::{Found, TopLevel, scan_with};
 
     #[target_feature(enable = "avx2,pclmulqdq")]
-    pub(super) fn scan_avx2<T: TopLevel>(line: &[u8], avx2: Avx2, top: &mut T) -> Option<Found> {
+    pub(super) fn scan_avx2<'a, T: TopLevel>(line: &'a [u8], avx2: Avx2, top: &mut T) -> Option<Found<'a>> {
         scan_with(line, avx2, top)
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,pclmulqdq")]
-    pub(super) fn scan_avx512<T: TopLevel>(line: &[u8], avx512: Avx512, top: &mut T) -> Option<Found> {
+    #[target_feature(enable = "avx512f,avx512bw,avx2,pclmulqdq")]
+    pub(super) fn scan_avx512<'a, T: TopLevel>(line: &'a [u8], avx512: Avx512, top: &mut T) -> Option<Found<'a>> {
         scan_with(line, avx512, top)
     }
 }
 
 /// The whole scan, with `classes` computing the byte classes of a block.
 #[inline(always)]
-pub(super) fn scan_with<C: ByteClasses, T: TopLevel>(line: &[u8], classes: C, top: &mut T) -> Option<Found> {
-    let mut tokens =
-        Tokens { line, classes, starts: TokenStarts::default(), batch: Batch::default(), taken: 0, base: 0, bits: 0 };
+pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(line: &'a [u8], classes: C, top: &mut T) -> Option<Found<'a>> {
+    let starts = TokenStarts::new(classes.utf8());
+    let mut tokens = Tokens { line, classes, starts, batch: Batch::default(), taken: 0, base: 0, bits: 0 };
     let root = match tokens.next() {
         None => Root::Nothing,
         Some((_, b'{')) => {
@@ -86,17 +89,20 @@ pub(super) fn scan_with<C: ByteClasses, T: TopLevel>(line: &[u8], classes: C, to
             Root::Scalar(kind_at(byte))
         }
     };
-    if tokens.next().is_some() || !tokens.starts.ended_cleanly() {
+    if tokens.next().is_some() || !tokens.starts.ended_cleanly(line) {
         return None;
     }
-    Some(Found { root, escapes: tokens.starts.seen_backslash })
+    // SAFETY: every block of the line was checked for UTF-8 on the way
+    // (`TokenStarts::next_block`), and `ended_cleanly` found no fault.
+    let text = unsafe { std::str::from_utf8_unchecked(line) };
+    Some(Found { text, root, escapes: tokens.starts.seen_backslash })
 }
 
 /// The token starts of a line, in order.
-struct Tokens<'a, C> {
+struct Tokens<'a, C: ByteClasses> {
     line: &'a [u8],
     classes: C,
-    starts: TokenStarts,
+    starts: TokenStarts<C::Utf8>,
     /// The blocks classified last, and how many of them were taken.
     batch: Batch,
     taken: usize,
@@ -296,9 +302,13 @@ fn kind_at(byte: u8) -> ValueKind {
     }
 }
 
-/// The end of `line[..end]` without its trailing whitespace.
+/// The end of `line[..end]` without its trailing whitespace, where `end`
+/// is a token's start: what stands before it is whitespace or a token's
+/// last byte, and of those only whitespace is at most a space (a control
+/// byte there starts a token of its own, which the grammar refuses).
+#[inline(always)]
 fn trim_end(line: &[u8], mut end: usize) -> usize {
-    while end > 0 && matches!(line[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+    while end > 0 && line[end - 1] <= b' ' {
         end -= 1;
     }
     end

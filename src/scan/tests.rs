@@ -280,7 +280,7 @@ fn escaped_bytes_follow_odd_runs_of_backslashes_across_blocks() {
         // Dense runs: bits set with probability about 3/4.
         let first = state | state.rotate_left(17);
         let second = state.rotate_left(29) | state.rotate_left(3);
-        let mut strings = token_starts::TokenStarts::default();
+        let mut strings = token_starts::TokenStarts::new(utf8::Deferred::default());
         let got = [strings.escaped_bytes(first), strings.escaped_bytes(second)];
         let mut want = [0u64; 2];
         let mut escaped = false;
@@ -342,6 +342,64 @@ fn the_utf8_check_agrees_with_std_on_short_inputs_at_every_alignment() {
                     assert!(utf8_agrees(line), "{piece:x?} at {at} of {len}, aligned {align}");
                 }
             }
+        }
+    }
+}
+
+/// UTF-8, valid and not, at every offset in a block and across block
+/// boundaries, and cut off at every length: the structural scanner (which
+/// checks UTF-8 along its pass, with vectors or by the first non-ASCII
+/// block) takes exactly the lines that `std::str::from_utf8` and the
+/// stepwise scanner accept.
+#[test]
+fn the_scanners_agree_on_utf8_at_every_offset() {
+    let good: [&[u8]; 8] = [
+        "é".as_bytes(),
+        "€".as_bytes(),
+        "😀".as_bytes(),
+        "\u{7ff}".as_bytes(),
+        "\u{d7ff}\u{e000}".as_bytes(),
+        "\u{ffff}".as_bytes(),
+        "\u{10000}\u{10ffff}".as_bytes(),
+        "日本語".as_bytes(),
+    ];
+    let bad: [&[u8]; 15] = [
+        b"\x80",
+        b"\xbf",
+        b"\xc3",
+        b"\xe2\x82",
+        b"\xf0\x9f\x98",
+        b"\xc0\xaf",
+        b"\xc1\xbf",
+        b"\xe0\x80\xaf",
+        b"\xf0\x80\x80\xaf",
+        b"\xed\xa0\x80",
+        b"\xf4\x90\x80\x80",
+        b"\xf5\x80\x80\x80",
+        b"\xf8\x88\x80\x80\x80",
+        b"\xff",
+        b"\xc3\xa9\xa9",
+    ];
+    for piece in good.iter().chain(&bad) {
+        for at in 0..140 {
+            let mut line = br#"{"method":""#.to_vec();
+            line.extend(std::iter::repeat_n(b'a', at));
+            line.extend_from_slice(piece);
+            line.extend_from_slice("é\"}".as_bytes());
+            for end in (line.len().saturating_sub(8)..=line.len()).chain([at + 11, at + 12]) {
+                assert_scanners_agree(&line[..end.min(line.len())]);
+            }
+            // Outside a string, and as a whole line.
+            let mut bare = vec![b' '; at];
+            bare.extend_from_slice(piece);
+            assert_scanners_agree(&bare);
+            // Far from the start: an ASCII block, then the piece.
+            let mut late = br#"{"id":1,"#.to_vec();
+            late.extend(std::iter::repeat_n(b' ', 64 + at));
+            late.extend_from_slice(br#""method":"x"#);
+            late.extend_from_slice(piece);
+            late.extend_from_slice(br#""}"#);
+            assert_scanners_agree(&late);
         }
     }
 }

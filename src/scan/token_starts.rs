@@ -6,6 +6,9 @@
 //! inside strings are checked here, so string contents are never visited
 //! one by one.
 //!
+//! Each block's UTF-8 is checked here too (`Utf8`), so that the line's
+//! bytes are read once.
+//!
 //! Every bit at byte `i` depends only on bytes `0..=i`. So up to the first
 //! fault of an invalid line the bits read it as the grammar does, and the
 //! fault itself is caught: here (a bad escape, a control byte in a string,
@@ -14,6 +17,7 @@
 //! operator, and its grammar must use them all).
 
 use super::byte_classes::{ByteClasses, Stops};
+use super::utf8::Utf8;
 
 /// How many blocks one call classifies, at most: a call costs some
 /// instructions of its own, and a batch shares them.
@@ -30,7 +34,9 @@ pub(super) struct Batch {
 
 /// What carries from one block to the next.
 #[derive(Debug, Default)]
-pub(super) struct TokenStarts {
+pub(super) struct TokenStarts<U> {
+    /// The UTF-8 check of the blocks so far.
+    utf8: U,
     /// Where the next block starts.
     next: usize,
     /// 1 when the next block's first byte is escaped.
@@ -46,7 +52,11 @@ pub(super) struct TokenStarts {
     fault: bool,
 }
 
-impl TokenStarts {
+impl<U: Utf8> TokenStarts<U> {
+    pub(super) fn new(utf8: U) -> TokenStarts<U> {
+        TokenStarts { utf8, next: 0, escaped: 0, in_string: 0, scalar: 0, seen_backslash: false, fault: false }
+    }
+
     /// The next blocks of `line` that have token starts, up to `BATCH`;
     /// none at the end of the line, or at a fault.
     #[inline(always)]
@@ -70,12 +80,20 @@ impl TokenStarts {
             self.next += 64;
             let padded;
             let (block, past_end) = match (line[base..].first_chunk::<64>(), line.last_chunk::<64>()) {
-                (Some(block), _) => (block, 0),
+                (Some(block), _) => {
+                    self.utf8.block(block, base);
+                    (block, 0)
+                }
                 // The last 64 bytes of the line, and a shift that drops
                 // those already seen.
-                (None, Some(last)) => (last, base + 64 - line.len()),
+                (None, Some(last)) => {
+                    let past_end = base + 64 - line.len();
+                    self.utf8.tail(line, base, last, past_end);
+                    (last, past_end)
+                }
                 (None, None) => {
                     padded = padded_block(line);
+                    self.utf8.block(&padded, base);
                     (&padded, 0)
                 }
             };
@@ -95,14 +113,14 @@ impl TokenStarts {
         None
     }
 
-    /// After the last block: whether no fault was found and no string is
-    /// left open.
-    pub(super) fn ended_cleanly(&self) -> bool {
-        !self.fault && self.in_string == 0
+    /// After the last block of `line`: whether no fault was found, no
+    /// string is left open, and the line is UTF-8.
+    pub(super) fn ended_cleanly(&self, line: &[u8]) -> bool {
+        !self.fault && self.in_string == 0 && self.utf8.valid(line)
     }
 
     /// Whether the block is all string text, inside a string that goes on
-    /// past it: no token starts there, and nothing needs checking.
+    /// past it: no token starts there, and nothing else needs checking.
     #[inline(always)]
     fn all_text(&self, stops: &Stops) -> bool {
         self.in_string != 0 && self.escaped == 0 && (stops.quote | stops.backslash | stops.control) == 0
@@ -122,7 +140,12 @@ impl TokenStarts {
         self.seen_backslash |= stops.backslash != 0;
         let escaped = self.escaped_bytes(stops.backslash);
         if escaped != 0 {
-            escapes_are_valid(line, base, escaped)?;
+            // The escapes of one character are settled by the block's bits;
+            // only `\u` escapes (and bad ones) are read one by one.
+            let others = escaped & !(classes.simple_escapes(block) >> past_end);
+            if others != 0 {
+                escapes_are_valid(line, base, others)?;
+            }
         }
         let quote = stops.quote & !escaped;
         if self.in_string != 0 && quote == 0 {

@@ -6,10 +6,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use jsonrpc_envelope::ffi::{
-    JsonRpcClassification, JsonRpcLineState, jsonrpc_classification_free, jsonrpc_classify, jsonrpc_classify_into,
-    jsonrpc_classify_lines, jsonrpc_lines_free,
+    JsonRpcBatch, JsonRpcClassification, JsonRpcStatus, jsonrpc_classification_free, jsonrpc_classify,
+    jsonrpc_classify_into, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free, jsonrpc_reader_new,
 };
-use jsonrpc_envelope::{Kind, classify};
+use jsonrpc_envelope::{Kind, Line, Reader, classify};
 use serde_json::Value;
 
 /// The lines of bench/out/<size>.jsonl.
@@ -33,6 +33,45 @@ pub fn serde_value_envelope(line: &[u8]) -> usize {
 /// serde_json validation alone.
 pub fn serde_ignored(line: &[u8]) -> bool {
     serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok()
+}
+
+/// sonic-rs validation alone.
+pub fn sonic_ignored(line: &[u8]) -> bool {
+    sonic_rs::from_slice::<serde::de::IgnoredAny>(line).is_ok()
+}
+
+/// simd-json's tape (its stage 1 and 2: validation and the structure,
+/// strings unescaped): its input must be mutable and is copied into
+/// reused buffers, as a host holding a borrowed line would.
+pub struct SimdJson {
+    input: Vec<u8>,
+    buffers: simd_json::Buffers,
+    tape: Option<simd_json::tape::Tape<'static>>,
+}
+
+impl Default for SimdJson {
+    fn default() -> SimdJson {
+        SimdJson {
+            input: Vec::new(),
+            buffers: simd_json::Buffers::default(),
+            tape: Some(simd_json::tape::Tape::null()),
+        }
+    }
+}
+
+impl SimdJson {
+    /// Whether `line` is valid, and its tape's length.
+    pub fn tape(&mut self, line: &[u8]) -> usize {
+        self.input.clear();
+        self.input.extend_from_slice(line);
+        let mut tape = self.tape.take().unwrap_or_else(simd_json::tape::Tape::null).reset();
+        let len = match simd_json::fill_tape(&mut self.input, &mut self.buffers, &mut tape) {
+            Ok(()) => tape.0.len(),
+            Err(_) => 0,
+        };
+        self.tape = Some(tape.reset());
+        len
+    }
 }
 
 /// A corpus as the implementations take it: its lines, and the same lines
@@ -59,17 +98,29 @@ impl Corpus {
 /// the work from being optimised out.
 pub type Run = fn(&Corpus) -> usize;
 
-/// Every implementation, by the name its benchmark has.
-pub const IMPLEMENTATIONS: [(&str, Run); 8] = [
+/// Every implementation, by the name its benchmark has: the project's
+/// (one line at a time, then streams), then its peers, then the floors.
+pub const IMPLEMENTATIONS: [(&str, Run); 14] = [
     ("classify", run_classify),
     ("c_abi_classify_free", run_classify_free),
     ("c_abi_classify_into", run_classify_into),
-    ("c_abi_classify_lines", run_classify_lines),
+    ("reader", run_reader),
+    ("c_abi_reader_16k", |c| run_c_reader(c, 16 << 10)),
+    ("c_abi_reader_64k", |c| run_c_reader(c, 64 << 10)),
     ("serde_json_value", |c| c.lines.iter().map(|l| serde_value_envelope(black_box(l))).sum()),
     ("serde_json_ignored_any", |c| c.lines.iter().filter(|l| serde_ignored(black_box(l))).count()),
+    ("sonic_rs_ignored_any", |c| c.lines.iter().filter(|l| sonic_ignored(black_box(l))).count()),
+    ("simd_json_tape", run_simd_json),
     ("utf8_check", |c| c.lines.iter().filter(|l| std::str::from_utf8(black_box(l)).is_ok()).count()),
+    ("simdutf8_check", |c| c.lines.iter().filter(|l| simdutf8::basic::from_utf8(black_box(l)).is_ok()).count()),
     ("memchr_newlines", |c| memchr::memchr_iter(b'\n', black_box(&c.stream)).count()),
+    ("none", |c| c.lines.iter().map(|l| black_box(l).len()).sum()),
 ];
+
+/// The stream's bytes in chunks of `size`, as a host reads a pipe.
+fn chunks(c: &Corpus, size: usize) -> std::slice::Chunks<'_, u8> {
+    black_box(&c.stream[..]).chunks(size)
+}
 
 fn run_classify(c: &Corpus) -> usize {
     c.lines.iter().filter(|l| classify(black_box(l)).kind == Kind::Request).count()
@@ -104,12 +155,41 @@ fn run_classify_into(c: &Corpus) -> usize {
         .sum()
 }
 
-fn run_classify_lines(c: &Corpus) -> usize {
-    unsafe {
-        let mut state = JsonRpcLineState { max_line: 0, too_long_bytes: 0 };
-        let mut result = jsonrpc_classify_lines(black_box(c.stream.as_ptr()), c.stream.len(), true, &mut state);
-        let count = result.count;
-        jsonrpc_lines_free(&mut result);
-        count
+/// The Rust `Reader` over the stream in 64 KiB chunks.
+fn run_reader(c: &Corpus) -> usize {
+    let mut reader = Reader::default();
+    let mut requests = 0;
+    let mut count = |line: Line<'_>| {
+        if let Line::Complete { classification, .. } = line {
+            requests += usize::from(classification.kind == Kind::Request);
+        }
+    };
+    for chunk in chunks(c, 64 << 10) {
+        reader.feed(chunk).expect("memory").for_each(&mut count);
     }
+    reader.end().expect("memory").for_each(&mut count);
+    requests
+}
+
+/// The C ABI's reader over the stream in chunks of `size`.
+fn run_c_reader(c: &Corpus, size: usize) -> usize {
+    let mut batch = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
+    let mut lines = 0;
+    unsafe {
+        let reader = jsonrpc_reader_new(0);
+        for chunk in chunks(c, size) {
+            let status = jsonrpc_reader_feed(reader, chunk.as_ptr(), chunk.len(), batch.as_mut_ptr());
+            assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+            lines += batch.assume_init_ref().count;
+        }
+        assert_eq!(jsonrpc_reader_end(reader, batch.as_mut_ptr()), JsonRpcStatus::JSONRPC_STATUS_OK);
+        lines += batch.assume_init_ref().count;
+        jsonrpc_reader_free(reader);
+    }
+    lines
+}
+
+fn run_simd_json(c: &Corpus) -> usize {
+    let mut simd_json = SimdJson::default();
+    c.lines.iter().map(|l| simd_json.tape(black_box(l))).sum()
 }

@@ -5,14 +5,22 @@
 //! can be minutes apart; turns of a fraction of a second see the same
 //! machine, so the ratios between implementations hold.
 //!
-//!   interleaved [ROUNDS]    (writes JSON to stdout: size -> name -> ns per pass)
+//!   interleaved [ROUNDS [NAME...]]
+//!
+//! Writes JSON to stdout: size -> name -> ns per pass over the corpus. With
+//! NAMEs, only those implementations run (bench/compare.py runs two builds
+//! of this program in turns, one round at a time).
 
 use std::time::Instant;
 
-use jsonrpc_envelope_bench::{Corpus, IMPLEMENTATIONS};
+use jsonrpc_envelope_bench::{Corpus, IMPLEMENTATIONS, Run};
 
 fn main() {
-    let rounds: usize = std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(25);
+    let mut args = std::env::args().skip(1);
+    let rounds: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(25);
+    let names: Vec<String> = args.collect();
+    let chosen: Vec<(&str, Run)> =
+        IMPLEMENTATIONS.into_iter().filter(|(name, _)| names.is_empty() || names.iter().any(|n| n == name)).collect();
     let mut sizes = Vec::new();
     for size in ["small", "medium", "large"] {
         let corpus = Corpus::new(size);
@@ -22,10 +30,10 @@ fn main() {
             "medium" => 4,
             _ => 1,
         };
-        let mut best = [f64::MAX; IMPLEMENTATIONS.len()];
+        let mut best = vec![f64::MAX; chosen.len()];
         let mut keep = 0;
         for _ in 0..rounds {
-            for (slot, (_, run)) in best.iter_mut().zip(IMPLEMENTATIONS) {
+            for (slot, (_, run)) in best.iter_mut().zip(&chosen) {
                 let start = Instant::now();
                 for _ in 0..passes {
                     keep += run(&corpus);
@@ -35,7 +43,7 @@ fn main() {
         }
         std::hint::black_box(keep);
         let fields: Vec<String> =
-            IMPLEMENTATIONS.iter().zip(best).map(|((name, _), ns)| format!("\"{name}\": {ns:.0}")).collect();
+            chosen.iter().zip(&best).map(|((name, _), ns)| format!("\"{name}\": {ns:.0}")).collect();
         sizes.push(format!("  \"{size}\": {{{}}}", fields.join(", ")));
     }
     println!("{{\n{}\n}}", sizes.join(",\n"));

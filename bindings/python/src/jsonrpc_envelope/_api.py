@@ -970,6 +970,9 @@ _COL_METHOD_PTR = _CLS_IN_ITEM + _offset("method.ptr")
 _COL_METHOD_LEN = _CLS_IN_ITEM + _offset("method.len")
 _COL_METHOD_SPAN_LEN = _CLS_IN_ITEM + _offset("method_span.len")
 assert _ITEM % _WORD == 0 and _COL_KIND % 4 == 0
+# The codes of the kinds a classification may have.
+_LINE_CODES = frozenset(code for code, kind in enumerate(_KIND_OF_LINE) if kind is not None)
+_FIRST = itemgetter(0)
 # Each item's classification image, as bytes, item after item.
 _RECS = struct.Struct("=%dx%ds%dx" % (_CLS_IN_ITEM, _REC_SIZE, _ITEM - _CLS_IN_ITEM - _REC_SIZE))
 assert _RECS.size == _ITEM
@@ -1010,16 +1013,15 @@ def _fast_items(raw: bytes, count: int, data: bytes, role: Optional[Role]) -> An
     With no too-long line among them, the batch's bytes are its lines, each
     with its LF but perhaps the last: one split makes them all."""
     codes = _column(memoryview(raw).cast("I"), _COL_KIND).tolist()
-    try:
-        kinds = list(map(_KIND_OF_LINE.__getitem__, codes))
-    except IndexError:
-        kinds = [None]
-    if None in kinds:
+    if not _LINE_CODES.issuperset(codes):
         raise EnvelopeError("the library could not classify a line (kind none)")
     lines = data.split(b"\n", count)
     if len(lines) > count:
         del lines[count:]
-    recs = [rec for (rec,) in _RECS.iter_unpack(raw)]
+    # Every per-line step below is a C-level iterator: no Python frame runs
+    # per line until the caller's.
+    kinds = map(_KIND_OF_LINE.__getitem__, codes)
+    recs = map(_FIRST, _RECS.iter_unpack(raw))
     return zip(
         lines,
         map(Classification, zip(kinds, lines, recs, repeat(None), repeat(role))),
