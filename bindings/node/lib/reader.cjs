@@ -29,7 +29,9 @@ class Reader {
   // when a batch needs it, which is kept instead unless it is large (a
   // chunk of many short lines).
   #records = new Float64Array(0);
-  #slab = Buffer.alloc(SLAB);
+  // Made at the first call, so that a reader made and closed unused costs
+  // no slab.
+  #slab = null;
   #used = 0;
 
   constructor(options) {
@@ -39,13 +41,17 @@ class Reader {
 
   // The messages the chunk (a Buffer, a Uint8Array or a string) completed.
   feed(chunk) {
-    return this.#take(native.readerFeed(this.#live(), chunk, this.#records, this.#slab, this.#used));
+    const handle = this.#live();
+    this.#slab ??= Buffer.alloc(SLAB);
+    return this.#take(native.readerFeed(handle, chunk, this.#records, this.#slab, this.#used));
   }
 
   // Ends the stream: its last line if it had no LF (or a too-long line being
   // dropped). The reader is then as new, for another stream.
   end() {
-    return this.#take(native.readerEnd(this.#live(), this.#records, this.#slab, this.#used));
+    const handle = this.#live();
+    this.#slab ??= Buffer.alloc(SLAB);
+    return this.#take(native.readerEnd(handle, this.#records, this.#slab, this.#used));
   }
 
   close() {
