@@ -447,6 +447,13 @@ struct JsonRpcString jsonrpc_log_value(const uint8_t *data, size_t len);
 const char *jsonrpc_kind_name(uint32_t kind);
 
 /**
+ * Whether a `JsonRpcKind` value is a message a peer acts on: a request, a
+ * notification or a response, the kinds a guard or an SDK transport hands
+ * on (SPEC §8, §9). False for every other value. Thread-safe.
+ */
+bool jsonrpc_kind_is_message(uint32_t kind);
+
+/**
  * The name of a `JsonRpcIdKind` value (`"absent"`, `"null"`, ...), as
  * `jsonrpc_kind_name` gives kinds': static, NULL for no id kind.
  * Thread-safe.

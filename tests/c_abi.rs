@@ -296,6 +296,9 @@ fn names_and_the_default_limit_come_from_the_library() {
     assert_eq!(name(jsonrpc_role_name(JsonRpcRole::JSONRPC_ROLE_CLIENT as u32)), "client");
     assert_eq!(name(jsonrpc_status_name(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY as u32)), "out_of_memory");
     assert_eq!(jsonrpc_default_max_line(), 16 * 1024 * 1024);
+    let messages: Vec<u32> = (0..16).filter(|&k| jsonrpc_kind_is_message(k)).collect();
+    use JsonRpcKind::*;
+    assert_eq!(messages, [JSONRPC_KIND_REQUEST as u32, JSONRPC_KIND_NOTIFICATION as u32, JSONRPC_KIND_RESPONSE as u32]);
 }
 
 fn built_library() -> PathBuf {
@@ -321,6 +324,7 @@ fn the_shared_library_exports_only_prefixed_symbols() {
         "jsonrpc_default_max_line",
         "jsonrpc_id_kind_name",
         "jsonrpc_invalid_reply",
+        "jsonrpc_kind_is_message",
         "jsonrpc_kind_name",
         "jsonrpc_log_value",
         "jsonrpc_reader_end",

@@ -274,6 +274,7 @@ func init() {
 	}
 	for k := range kindNames {
 		kindNames[k] = goName(C.jsonrpc_kind_name(C.uint32_t(k)))
+		kindIsMessage[k] = bool(C.jsonrpc_kind_is_message(C.uint32_t(k)))
 	}
 	for k := range idKindNames {
 		idKindNames[k] = goName(C.jsonrpc_id_kind_name(C.uint32_t(k)))
@@ -286,9 +287,10 @@ func init() {
 // The library's names of the values this package declares, asked once at
 // initialisation: "" where the library names none (KindNone, Role 0).
 var (
-	kindNames   [KindTooLong + 1]string
-	idKindNames [IDBoolean + 1]string
-	roleNames   [RoleClient + 1]string
+	kindNames     [KindTooLong + 1]string
+	kindIsMessage [KindTooLong + 1]bool
+	idKindNames   [IDBoolean + 1]string
+	roleNames     [RoleClient + 1]string
 )
 
 // goName is a static name of the library's, or "" for NULL.

@@ -53,6 +53,13 @@ func (k Kind) String() string {
 	return "Kind(" + strconv.FormatUint(uint64(k), 10) + ")"
 }
 
+// IsMessage reports whether a line of this kind is a message a peer acts
+// on (a request, a notification or a response): what a guard or an SDK
+// transport hands on (SPEC §8, §9), as the library says.
+func (k Kind) IsMessage() bool {
+	return int(k) < len(kindIsMessage) && kindIsMessage[k]
+}
+
 // IDKind is what the id member holds (SPEC §3). The values are those of the
 // C header's JsonRpcIdKind.
 type IDKind uint32

@@ -32,7 +32,8 @@ pub use classification::{
 pub use guard::PANIC_TEST_INPUT;
 pub use log_value::jsonrpc_log_value;
 pub use names::{
-    jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_name, jsonrpc_role_name, jsonrpc_status_name,
+    jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_is_message, jsonrpc_kind_name, jsonrpc_role_name,
+    jsonrpc_status_name,
 };
 pub use reader::{
     JsonRpcBatch, JsonRpcLine, JsonRpcReader, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free,

@@ -7,23 +7,25 @@ use super::classification::JsonRpcKind;
 use crate::reader::TOO_LONG_C;
 use crate::{IdKind, Kind};
 
+/// Every kind a line can have.
+const KINDS: [Kind; 9] = [
+    Kind::Empty,
+    Kind::ParseError,
+    Kind::Batch,
+    Kind::NotObject,
+    Kind::InvalidRequest,
+    Kind::Request,
+    Kind::Notification,
+    Kind::Response,
+    Kind::NotJsonRpc,
+];
+
 /// The name of a `JsonRpcKind` value as the vectors spell it (`"request"`,
 /// `"too_long"`, ...): a static NUL-terminated string that the caller must
 /// not free. NULL for a value that is no kind (`JSONRPC_KIND_NONE`
 /// included). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_kind_name(kind: u32) -> *const c_char {
-    const KINDS: [Kind; 9] = [
-        Kind::Empty,
-        Kind::ParseError,
-        Kind::Batch,
-        Kind::NotObject,
-        Kind::InvalidRequest,
-        Kind::Request,
-        Kind::Notification,
-        Kind::Response,
-        Kind::NotJsonRpc,
-    ];
     if kind == JsonRpcKind::JSONRPC_KIND_TOO_LONG as u32 {
         return TOO_LONG_C.as_ptr();
     }
@@ -31,6 +33,14 @@ pub extern "C" fn jsonrpc_kind_name(kind: u32) -> *const c_char {
         .into_iter()
         .find(|&k| super::classification::kind(k) as u32 == kind)
         .map_or(std::ptr::null(), |k| k.c_name().as_ptr())
+}
+
+/// Whether a `JsonRpcKind` value is a message a peer acts on: a request, a
+/// notification or a response, the kinds a guard or an SDK transport hands
+/// on (SPEC §8, §9). False for every other value. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_kind_is_message(kind: u32) -> bool {
+    KINDS.into_iter().any(|k| k.is_message() && super::classification::kind(k) as u32 == kind)
 }
 
 /// The name of a `JsonRpcIdKind` value (`"absent"`, `"null"`, ...), as

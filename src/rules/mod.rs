@@ -28,6 +28,14 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Whether a line of this kind is a message a peer acts on: a request, a
+    /// notification or a response. These are the lines a guard or an SDK
+    /// transport hands on (SPEC §8, §9); every other kind is owed a reply
+    /// or is no message at all.
+    pub fn is_message(self) -> bool {
+        matches!(self, Kind::Request | Kind::Notification | Kind::Response)
+    }
+
     /// The kind's name as the vectors and the CLI spell it.
     pub fn name(self) -> &'static str {
         crate::names::text(self.c_name())

@@ -137,8 +137,10 @@ func (c *conn) decode(line *envelope.Line) (jsonrpc.Message, error) {
 	return msg, err
 }
 
+// handedOn: the library's messages go to the SDK, as its own transport
+// would hand them.
 func handedOn(k envelope.Kind) bool {
-	return k == envelope.KindRequest || k == envelope.KindNotification || k == envelope.KindResponse
+	return k.IsMessage()
 }
 
 func (c *conn) record(line *envelope.Line, action string, more ...any) {

@@ -185,6 +185,24 @@ static napi_value enum_values(napi_env env, const Named *named, size_t count, Na
     return by_key;
 }
 
+/* The names of the kinds that are messages (jsonrpc_kind_is_message), as a
+ * frozen array: what a transport hands on. */
+static napi_value message_kinds(napi_env env) {
+    napi_value names;
+    uint32_t count = 0;
+    NAPI_OK(napi_create_array(env, &names));
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        if (!jsonrpc_kind_is_message(KINDS[i].value)) {
+            continue;
+        }
+        napi_value text;
+        NAPI_OK(napi_create_string_utf8(env, jsonrpc_kind_name(KINDS[i].value), NAPI_AUTO_LENGTH, &text));
+        NAPI_OK(napi_set_element(env, names, count++, text));
+    }
+    NAPI_OK(napi_object_freeze(env, names));
+    return names;
+}
+
 static napi_value layout_value(napi_env env) {
     static const Named SLOTS[] = {
         {"kind", SLOT_KIND},           {"idKind", SLOT_ID_KIND},       {"jsonrpc20", SLOT_JSONRPC_2_0},
@@ -260,7 +278,8 @@ NAPI_MODULE_INIT() {
     }
     bool ok = set(env, exports, "kinds", kinds) && set(env, exports, "kindNames", kind_names) &&
               set(env, exports, "idKinds", id_kinds) && set(env, exports, "idKindNames", id_kind_names) &&
-              set(env, exports, "roles", roles) && set(env, exports, "layout", layout_value(env)) &&
+              set(env, exports, "roles", roles) && set(env, exports, "messageKinds", message_kinds(env)) &&
+              set(env, exports, "layout", layout_value(env)) &&
               set(env, exports, "record", state_numbers(env, state->record, SLOT_COUNT)) &&
               set(env, exports, "batch", state_numbers(env, state->batch, BATCH_COUNT)) &&
               napi_create_string_utf8(env, jsonrpc_version(), NAPI_AUTO_LENGTH, &value) == napi_ok &&

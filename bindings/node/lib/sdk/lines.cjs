@@ -6,9 +6,11 @@
 // the rest handed on to the transport.
 
 const { Kind, Reader, Role } = require('../index.cjs');
+const native = require('../native.cjs');
 const { record } = require('./records.cjs');
 
-const HANDED_ON = new Set([Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE]);
+// The library's messages (requests, notifications, responses).
+const HANDED_ON = new Set(native.messageKinds);
 
 class Lines {
   #role;

@@ -143,6 +143,9 @@ def _codes(names: Dict[int, str], enum: Any) -> Tuple[Any, ...]:
 
 
 _KIND_BY_CODE: Tuple[Any, ...] = _codes(_KIND_NAMES, Kind)
+#: The kinds of the messages a peer acts on (request, notification,
+#: response): what a transport hands on (SPEC §8, §9), as the library says.
+MESSAGE_KINDS = frozenset(Kind(name) for code, name in _KIND_NAMES.items() if lib.jsonrpc_kind_is_message(code))
 _ID_KIND_BY_CODE: Tuple[Any, ...] = _codes(_ID_KIND_NAMES, IdKind)
 _KIND_CODES = len(_KIND_BY_CODE)
 _TOO_LONG_CODE = CONSTANTS["JSONRPC_KIND_TOO_LONG"]

@@ -182,6 +182,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jsonrpc_reader_end": (c_uint32, [c_void_p, POINTER(JsonRpcBatch)]),
     "jsonrpc_reader_free": (None, [c_void_p]),
     "jsonrpc_kind_name": (c_char_p, [c_uint32]),
+    "jsonrpc_kind_is_message": (c_bool, [c_uint32]),
     "jsonrpc_id_kind_name": (c_char_p, [c_uint32]),
     "jsonrpc_role_name": (c_char_p, [c_uint32]),
     "jsonrpc_status_name": (c_char_p, [c_uint32]),

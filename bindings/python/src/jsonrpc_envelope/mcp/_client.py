@@ -19,7 +19,7 @@ from typing import Any, AsyncIterator, TextIO, Tuple
 import anyio
 import anyio.lowlevel
 
-from .._api import DEFAULT_MAX_LINE, Kind, Reader, Role
+from .._api import DEFAULT_MAX_LINE, MESSAGE_KINDS, Kind, Reader, Role
 from ._log import line_record, logger, too_long_record
 from ._pending import Outstanding
 from ._sdk import (
@@ -35,8 +35,9 @@ from ._sdk import (
     get_default_environment,
 )
 
-# The kinds handed to the SDK, as its own transport would hand them.
-_HANDED_ON = frozenset((Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE))
+# The kinds handed to the SDK (the library's messages), as its own
+# transport would hand them.
+_HANDED_ON = MESSAGE_KINDS
 
 
 @asynccontextmanager

@@ -19,7 +19,7 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from .._api import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, Kind, Reader, Role
+from .._api import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, MESSAGE_KINDS, Reader, Role
 from ._log import line_record, too_long_record
 from ._sdk import (
     MCPServer,
@@ -33,8 +33,9 @@ from ._sdk import (
     types,
 )
 
-# The kinds handed to the SDK, as its own transport would hand them.
-_HANDED_ON = frozenset((Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE))
+# The kinds handed to the SDK (the library's messages), as its own
+# transport would hand them.
+_HANDED_ON = MESSAGE_KINDS
 
 
 def _byte_reader(stdin: anyio.AsyncFile[Any]) -> Callable[[int], bytes]:
