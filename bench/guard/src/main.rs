@@ -6,7 +6,14 @@
 //!   are the corpus lines sent per second; CPU per line is what the child
 //!   (and the guard, with its child) spent, user and system;
 //! - latency: one request at a time through `cat`, the round trip from
-//!   writing a line to reading its echo; p50 and p99.
+//!   writing a line to reading its echo; p50 and p99; then again with this
+//!   process and its children held to one CPU.
+//!
+//! A third side is a bare relay (this program run as `bench-guard --relay`:
+//! two threads copying bytes to and from `cat`, no rules): any process
+//! between host and server costs its hops through pipes and the wake-ups
+//! of its threads, and the relay shows that floor, so the guard's own
+//! share is the difference from it.
 //!
 //!   bench-guard [PATH-TO-jsonrpc-envelope]
 
@@ -23,19 +30,73 @@ const ROUNDS: usize = 9;
 const TRIPS: usize = 20_000;
 const BLOCK: usize = 500;
 
-fn command(guard: Option<&str>) -> Command {
-    match guard {
-        None => Command::new("cat"),
-        Some(path) => {
-            let mut command = Command::new(path);
-            command.args(["guard", "--quiet", "--", "cat"]);
-            command
+/// What sits between the host (this program) and `cat`.
+#[derive(Clone, Copy)]
+enum Side<'a> {
+    Direct,
+    Relay,
+    Guard(&'a str),
+}
+
+impl Side<'_> {
+    fn name(self) -> &'static str {
+        match self {
+            Side::Direct => "cat alone",
+            Side::Relay => "bare relay -- cat",
+            Side::Guard(_) => "guard -- cat",
         }
     }
 }
 
-fn spawn(guard: Option<&str>) -> Child {
-    command(guard).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start the child")
+fn spawn(side: Side) -> Child {
+    let mut command = match side {
+        Side::Direct => Command::new("cat"),
+        Side::Relay => {
+            let mut command = Command::new(std::env::current_exe().expect("this program's path"));
+            command.arg("--relay");
+            command
+        }
+        Side::Guard(path) => {
+            let mut command = Command::new(path);
+            command.args(["guard", "--quiet", "--", "cat"]);
+            command
+        }
+    };
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start the child")
+}
+
+/// The bare relay: stdin to `cat` and `cat` to stdout, a thread each, as
+/// the guard has, each read written on at once.
+fn relay() {
+    let mut child = Command::new("cat").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("start cat");
+    let (mut to_cat, mut from_cat) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+    let back = thread::spawn(move || copy(&mut from_cat, &mut std::io::stdout()));
+    copy(&mut std::io::stdin(), &mut to_cat);
+    drop(to_cat);
+    back.join().unwrap();
+    child.wait().unwrap();
+}
+
+fn copy(from: &mut impl Read, to: &mut impl Write) {
+    let mut buf = vec![0; 64 << 10];
+    loop {
+        match from.read(&mut buf).expect("read") {
+            0 => return,
+            n => to.write_all(&buf[..n]).and_then(|()| to.flush()).expect("write"),
+        }
+    }
+}
+
+/// Holds this process, and the children it starts from now on, to one CPU.
+fn pin_to_one_cpu() {
+    // SAFETY: a zeroed cpu_set_t is the empty set; CPU_SET and
+    // sched_setaffinity(2) get a valid pointer to it and its size.
+    let pinned = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(0, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    };
+    assert!(pinned, "sched_setaffinity");
 }
 
 /// CPU time (user and system) of the children waited for so far.
@@ -52,9 +113,9 @@ fn children_cpu() -> Duration {
 
 /// One run: the time from the first write to the end of the output, and the
 /// CPU time the child spent (the guard's includes its own child's).
-fn throughput_run(guard: Option<&str>, input: &'static [u8]) -> (Duration, Duration) {
+fn throughput_run(side: Side, input: &'static [u8]) -> (Duration, Duration) {
     let cpu_before = children_cpu();
-    let mut child = spawn(guard);
+    let mut child = spawn(side);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();
     let writer = thread::spawn(move || {
@@ -80,8 +141,8 @@ struct Echo {
 }
 
 impl Echo {
-    fn new(guard: Option<&str>) -> Echo {
-        let mut child = spawn(guard);
+    fn new(side: Side) -> Echo {
+        let mut child = spawn(side);
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         Echo { child, stdin, stdout, line: Vec::new() }
@@ -106,77 +167,110 @@ fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
 
+/// p50 and p99 round trips of each side, in blocks taken in turns.
+fn latency(sides: &[Side], request: &[u8]) -> Vec<(Duration, Duration)> {
+    let mut echoes: Vec<Echo> = sides.iter().map(|&side| Echo::new(side)).collect();
+    for echo in &mut echoes {
+        for _ in 0..BLOCK {
+            echo.round_trip(request);
+        }
+    }
+    let mut trips = vec![Vec::with_capacity(TRIPS); sides.len()];
+    while trips[0].len() < TRIPS {
+        for (echo, trips) in echoes.iter_mut().zip(&mut trips) {
+            for _ in 0..BLOCK {
+                trips.push(echo.round_trip(request));
+            }
+        }
+    }
+    for mut echo in echoes {
+        drop(echo.stdin);
+        assert!(echo.child.wait().unwrap().success());
+    }
+    trips
+        .iter_mut()
+        .map(|trips| {
+            trips.sort();
+            (percentile(trips, 0.5), percentile(trips, 0.99))
+        })
+        .collect()
+}
+
+fn print_latency(title: &str, sides: &[Side], results: &[(Duration, Duration)]) {
+    println!("{title}");
+    println!("| | p50 µs | p99 µs |");
+    println!("|---|---:|---:|");
+    for (side, (p50, p99)) in sides.iter().zip(results) {
+        println!("| {} | {:.1} | {:.1} |", side.name(), micros(*p50), micros(*p99));
+    }
+    let added = |k: usize| (micros(results[2].0) - micros(results[k].0), micros(results[2].1) - micros(results[k].1));
+    let ((over_cat50, over_cat99), (over_relay50, over_relay99)) = (added(0), added(1));
+    println!(
+        "added by the guard: p50 {over_cat50:.1} µs (target: at most 50), p99 {over_cat99:.1} µs; over the bare relay: p50 {over_relay50:.1} µs, p99 {over_relay99:.1} µs"
+    );
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("--relay") {
+        return relay();
+    }
     let guard = std::env::args().nth(1).unwrap_or_else(|| "target/release/jsonrpc-envelope".into());
     let corpus = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../out/small.jsonl")).expect("corpus");
     let lines = corpus.iter().filter(|&&b| b == b'\n').count() * REPEAT;
     let input: &'static [u8] = corpus.repeat(REPEAT).leak();
+    let sides = [Side::Direct, Side::Relay, Side::Guard(&guard)];
 
-    let (mut direct, mut guarded) = (Vec::new(), Vec::new());
-    let (mut direct_cpu, mut guarded_cpu) = (Vec::new(), Vec::new());
+    let (mut walls, mut cpus) = (vec![Vec::new(); sides.len()], vec![Vec::new(); sides.len()]);
     for _ in 0..ROUNDS {
-        let (wall, cpu) = throughput_run(None, input);
-        direct.push(wall);
-        direct_cpu.push(cpu);
-        let (wall, cpu) = throughput_run(Some(&guard), input);
-        guarded.push(wall);
-        guarded_cpu.push(cpu);
+        for (k, &side) in sides.iter().enumerate() {
+            let (wall, cpu) = throughput_run(side, input);
+            walls[k].push(wall);
+            cpus[k].push(cpu);
+        }
     }
-    for times in [&mut direct, &mut guarded, &mut direct_cpu, &mut guarded_cpu] {
+    let median = |times: &mut Vec<Duration>| {
         times.sort();
-    }
+        times[ROUNDS / 2]
+    };
     let rate = |d: Duration| lines as f64 / d.as_secs_f64();
-    let (direct_rate, guarded_rate) = (rate(direct[ROUNDS / 2]), rate(guarded[ROUNDS / 2]));
     let per_line = |d: Duration| d.as_secs_f64() * 1e9 / lines as f64;
-
-    let request = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}\n";
-    let (mut plain, mut through) = (Echo::new(None), Echo::new(Some(&guard)));
-    for _ in 0..BLOCK {
-        plain.round_trip(request);
-        through.round_trip(request);
-    }
-    let (mut direct_trips, mut guarded_trips) = (Vec::new(), Vec::new());
-    while direct_trips.len() < TRIPS {
-        for _ in 0..BLOCK {
-            direct_trips.push(plain.round_trip(request));
-        }
-        for _ in 0..BLOCK {
-            guarded_trips.push(through.round_trip(request));
-        }
-    }
-    for mut echo in [plain, through] {
-        drop(echo.stdin);
-        assert!(echo.child.wait().unwrap().success());
-    }
-    direct_trips.sort();
-    guarded_trips.sort();
-    let (d50, d99) = (percentile(&direct_trips, 0.5), percentile(&direct_trips, 0.99));
-    let (g50, g99) = (percentile(&guarded_trips, 0.5), percentile(&guarded_trips, 0.99));
-
     let mib = input.len() as f64 / (1 << 20) as f64;
     println!(
         "throughput: bench/out/small.jsonl x {REPEAT} ({lines} lines, {mib:.0} MiB) through `cat`, median of {ROUNDS} runs each, in turns"
     );
     println!("| | lines/s | MiB/s | CPU ns/line |");
     println!("|---|---:|---:|---:|");
-    for (name, rate, cpu) in
-        [("cat alone", direct_rate, direct_cpu[ROUNDS / 2]), ("guard -- cat", guarded_rate, guarded_cpu[ROUNDS / 2])]
-    {
-        println!("| {name} | {:.0} | {:.0} | {:.0} |", rate, rate / lines as f64 * mib, per_line(cpu));
+    let mut rates = Vec::new();
+    for (k, side) in sides.iter().enumerate() {
+        let (wall, cpu) = (median(&mut walls[k]), median(&mut cpus[k]));
+        rates.push(rate(wall));
+        println!(
+            "| {} | {:.0} | {:.0} | {:.0} |",
+            side.name(),
+            rate(wall),
+            rate(wall) / lines as f64 * mib,
+            per_line(cpu)
+        );
     }
-    println!("guard / direct: {:.2} (target: at least 0.50)", guarded_rate / direct_rate);
-    println!();
     println!(
-        "latency: one {}-byte request at a time echoed by `cat`, {TRIPS} round trips each, in blocks of {BLOCK} in turns",
+        "guard / direct: {:.2} (target: at least 0.50); bare relay / direct: {:.2}; guard / bare relay: {:.2}",
+        rates[2] / rates[0],
+        rates[1] / rates[0],
+        rates[2] / rates[1]
+    );
+    println!();
+
+    let request = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}\n";
+    let what = format!(
+        "one {}-byte request at a time echoed by `cat`, {TRIPS} round trips each, in blocks of {BLOCK} in turns",
         request.len()
     );
-    println!("| | p50 µs | p99 µs |");
-    println!("|---|---:|---:|");
-    println!("| cat alone | {:.1} | {:.1} |", micros(d50), micros(d99));
-    println!("| guard -- cat | {:.1} | {:.1} |", micros(g50), micros(g99));
-    println!(
-        "added by the guard: p50 {:.1} µs (target: at most 50), p99 {:.1} µs",
-        micros(g50) - micros(d50),
-        micros(g99) - micros(d99)
+    print_latency(&format!("latency: {what}"), &sides, &latency(&sides, request));
+    println!();
+    pin_to_one_cpu();
+    print_latency(
+        &format!("latency, everything held to one CPU (no wake-up crosses CPUs): {what}"),
+        &sides,
+        &latency(&sides, request),
     );
 }
