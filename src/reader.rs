@@ -120,12 +120,7 @@ impl Reader {
     /// Fails only when memory runs out, and then has taken nothing: the call
     /// may be repeated with the same bytes.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Batch<'_>, OutOfMemory> {
-        self.begin();
-        let before = self.mark();
-        if let Err(error) = self.take(bytes) {
-            self.restore(before);
-            return Err(error);
-        }
+        let before = self.call(|reader| reader.take(bytes))?;
         Ok(self.batch(before))
     }
 
@@ -133,9 +128,7 @@ impl Reader {
     /// over-long one being dropped). Afterwards the reader is as new, for
     /// another stream, with line numbers from 1 again.
     pub fn end(&mut self) -> Result<Batch<'_>, OutOfMemory> {
-        self.begin();
-        let before = self.mark();
-        self.finish()?;
+        let before = self.call(Reader::finish)?;
         Ok(self.batch(before))
     }
 
@@ -146,13 +139,8 @@ impl Reader {
         bytes: &[u8],
         then: impl FnOnce(Batch<'_>) -> Result<T, E>,
     ) -> Result<T, E> {
-        self.begin();
-        let before = self.mark();
-        let result = self.take(bytes).map_err(E::from).and_then(|()| then(self.batch(before)));
-        if result.is_err() {
-            self.restore(before);
-        }
-        result
+        let before = self.call(|reader| reader.take(bytes))?;
+        then(self.batch(before)).inspect_err(|_| self.restore(before))
     }
 
     /// `end`, then `then` on the batch; when either fails the stream has not
@@ -161,13 +149,18 @@ impl Reader {
         &mut self,
         then: impl FnOnce(Batch<'_>) -> Result<T, E>,
     ) -> Result<T, E> {
+        let before = self.call(Reader::finish)?;
+        then(self.batch(before)).inspect_err(|_| self.restore(before))
+    }
+
+    /// Forgets the last batch and runs `step`, which finds the new one;
+    /// undoes it when it fails. Returns the state before it, where the new
+    /// batch starts.
+    fn call(&mut self, step: impl FnOnce(&mut Reader) -> Result<(), OutOfMemory>) -> Result<Mark, OutOfMemory> {
         self.begin();
         let before = self.mark();
-        let result = self.finish().map_err(E::from).and_then(|()| then(self.batch(before)));
-        if result.is_err() {
-            self.restore(before);
-        }
-        result
+        step(self).inspect_err(|_| self.restore(before))?;
+        Ok(before)
     }
 
     /// Finds the stream's last line, and starts a new stream.
