@@ -336,16 +336,16 @@ mod x86 {
     // set looks up 0, and every other byte is below 0x80. The fold also
     // admits 0x0c and 0x1a (as `,` and `:`), which are control bytes and are
     // taken out again.
-    const X: i8 = -1;
+    const X: u8 = 0xff;
     #[rustfmt::skip]
-    const WHITESPACE: [i8; 16] = [0x20, X, X, X, X, X, X, X, X, 0x09, 0x0a, X, X, 0x0d, X, X];
+    const WHITESPACE: [u8; 16] = [0x20, X, X, X, X, X, X, X, X, 0x09, 0x0a, X, X, 0x0d, X, X];
     #[rustfmt::skip]
-    const OPERATORS: [i8; 16] = [X, X, X, X, X, X, X, X, X, X, 0x3a, 0x7b, 0x2c, 0x7d, X, X];
+    const OPERATORS: [u8; 16] = [X, X, X, X, X, X, X, X, X, X, 0x3a, 0x7b, 0x2c, 0x7d, X, X];
 
     mod avx2 {
         use std::arch::x86_64::*;
 
-        use super::super::super::utf8::halves;
+        use super::super::super::utf8::{bits, halves, table};
         use super::super::{Layout, SIMPLE_ESCAPES, Stops};
         use super::{OPERATORS, WHITESPACE};
 
@@ -360,21 +360,6 @@ mod x86 {
                 in_hi = _mm256_or_si256(in_hi, _mm256_cmpeq_epi8(hi, byte));
             }
             bits(in_lo, in_hi)
-        }
-
-        /// One bit per byte where `lo` and `hi` (the block's halves) compared
-        /// true.
-        #[target_feature(enable = "avx2")]
-        #[inline]
-        fn bits(lo: __m256i, hi: __m256i) -> u64 {
-            u64::from(_mm256_movemask_epi8(lo) as u32) | u64::from(_mm256_movemask_epi8(hi) as u32) << 32
-        }
-
-        #[target_feature(enable = "avx2")]
-        #[inline]
-        fn table(entries: [i8; 16]) -> __m256i {
-            // SAFETY: a 16-byte load from a 16-byte array.
-            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(entries.as_ptr().cast()) })
         }
 
         #[target_feature(enable = "avx2")]
@@ -439,7 +424,7 @@ mod x86 {
 
         #[target_feature(enable = "avx512f")]
         #[inline]
-        fn table(entries: [i8; 16]) -> __m512i {
+        fn table(entries: [u8; 16]) -> __m512i {
             // SAFETY: a 16-byte load from a 16-byte array.
             _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(entries.as_ptr().cast()) })
         }

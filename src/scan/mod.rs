@@ -117,8 +117,8 @@ pub(crate) struct Scanned<'a> {
 /// Scans one line: validates it as a single JSON text in UTF-8 and reports
 /// the members of a root object to `top`.
 pub(crate) fn scan<'a, T: TopLevel>(line: &'a [u8], top: &mut T) -> Result<Scanned<'a>, ScanError> {
-    if let Some(found) = structural::scan(line, top) {
-        return Ok(Scanned { text: found.text, root: found.root, escapes: found.escapes });
+    if let Some(scanned) = structural::scan(line, top) {
+        return Ok(scanned);
     }
     top.clear();
     // One check up front, so that strings need only look for quotes,

@@ -15,17 +15,7 @@ use super::byte_classes::ByteClasses;
 use super::nesting::Nesting;
 use super::scalars::{literal_end, number_end};
 use super::token_starts::{Batch, TokenStarts};
-use super::{Root, Span, TopLevel, Value, ValueKind};
-
-/// What the structural scan finds in a valid line, besides its members.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Found<'a> {
-    /// The line, now known to be UTF-8.
-    pub text: &'a str,
-    pub root: Root,
-    /// The line has a backslash: its texts may need decoding.
-    pub escapes: bool,
-}
+use super::{Root, Scanned, Span, TopLevel, Value, ValueKind};
 
 /// When `line` is one valid JSON text in UTF-8: what it holds, with the
 /// members of a root object reported to `top`. `None` when it is not, or
@@ -33,7 +23,7 @@ pub(super) struct Found<'a> {
 /// anything): there the stepwise scanner is faster than this one with the
 /// SWAR classes (measured in the commit that says so).
 #[inline]
-pub(super) fn scan<'a, T: TopLevel>(line: &'a [u8], top: &mut T) -> Option<Found<'a>> {
+pub(super) fn scan<'a, T: TopLevel>(line: &'a [u8], top: &mut T) -> Option<Scanned<'a>> {
     #[cfg(target_arch = "x86_64")]
     {
         use super::byte_classes::{Avx2, Avx512};
@@ -56,22 +46,26 @@ pub(super) fn scan<'a, T: TopLevel>(line: &'a [u8], top: &mut T) -> Option<Found
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::super::byte_classes::{Avx2, Avx512};
-    use super::{Found, TopLevel, scan_with};
+    use super::{Scanned, TopLevel, scan_with};
 
     #[target_feature(enable = "avx2,pclmulqdq")]
-    pub(super) fn scan_avx2<'a, T: TopLevel>(line: &'a [u8], avx2: Avx2, top: &mut T) -> Option<Found<'a>> {
+    pub(super) fn scan_avx2<'a, T: TopLevel>(line: &'a [u8], avx2: Avx2, top: &mut T) -> Option<Scanned<'a>> {
         scan_with(line, avx2, top)
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx2,pclmulqdq")]
-    pub(super) fn scan_avx512<'a, T: TopLevel>(line: &'a [u8], avx512: Avx512, top: &mut T) -> Option<Found<'a>> {
+    pub(super) fn scan_avx512<'a, T: TopLevel>(line: &'a [u8], avx512: Avx512, top: &mut T) -> Option<Scanned<'a>> {
         scan_with(line, avx512, top)
     }
 }
 
 /// The whole scan, with `classes` computing the byte classes of a block.
 #[inline(always)]
-pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(line: &'a [u8], classes: C, top: &mut T) -> Option<Found<'a>> {
+pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
+    line: &'a [u8],
+    classes: C,
+    top: &mut T,
+) -> Option<Scanned<'a>> {
     let starts = TokenStarts::new(classes.utf8());
     let mut tokens = Tokens { line, classes, starts, batch: Batch::default(), taken: 0, base: 0, bits: 0 };
     let root = match tokens.next() {
@@ -95,7 +89,7 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(line: &'a [u8], classes
     // SAFETY: every block of the line was checked for UTF-8 on the way
     // (`TokenStarts::next_block`), and `ended_cleanly` found no fault.
     let text = unsafe { std::str::from_utf8_unchecked(line) };
-    Some(Found { text, root, escapes: tokens.starts.seen_backslash })
+    Some(Scanned { text, root, escapes: tokens.starts.seen_backslash })
 }
 
 /// The token starts of a line, in order.

@@ -72,7 +72,7 @@ fn tail_is_utf8(line: &[u8], base: usize) -> bool {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use x86::{Vectors, halves};
+pub(super) use x86::{Vectors, bits, halves, table};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -131,13 +131,31 @@ mod x86 {
         }
     }
 
-    /// The two halves of a block (for the byte classes' AVX2 code too).
+    // `halves`, `bits` and `table` serve the byte classes' AVX2 code too.
+
+    /// The two halves of a block.
     #[target_feature(enable = "avx2")]
     #[inline]
     pub(in crate::scan) fn halves(block: &[u8; 64]) -> (__m256i, __m256i) {
         // SAFETY: both loads read 32 bytes inside the 64-byte array; they
         // are unaligned loads.
         unsafe { (_mm256_loadu_si256(block.as_ptr().cast()), _mm256_loadu_si256(block.as_ptr().add(32).cast())) }
+    }
+
+    /// One bit per byte of a block whose halves are `lo` and `hi`: its high
+    /// bit (set where a comparison was true).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(in crate::scan) fn bits(lo: __m256i, hi: __m256i) -> u64 {
+        u64::from(_mm256_movemask_epi8(lo) as u32) | u64::from(_mm256_movemask_epi8(hi) as u32) << 32
+    }
+
+    /// A 16-entry lookup table in both lanes, for `_mm256_shuffle_epi8`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(in crate::scan) fn table(entries: [u8; 16]) -> __m256i {
+        // SAFETY: a 16-byte load from a 16-byte array.
+        _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(entries.as_ptr().cast()) })
     }
 
     #[target_feature(enable = "avx2")]
@@ -160,8 +178,7 @@ mod x86 {
     #[inline]
     fn check_tail(state: &mut Vectors, line: &[u8], base: usize, block: &[u8; 64], past_end: usize) {
         let (lo, hi) = halves(block);
-        let high = u64::from(_mm256_movemask_epi8(lo) as u32) | u64::from(_mm256_movemask_epi8(hi) as u32) << 32;
-        state.fault |= match high >> past_end {
+        state.fault |= match bits(lo, hi) >> past_end {
             0 => state.open,
             _ => !tail_is_utf8(line, base),
         };
@@ -225,13 +242,6 @@ mod x86 {
         TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
         TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
     ];
-
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn table(entries: [u8; 16]) -> __m256i {
-        // SAFETY: a 16-byte load from a 16-byte array.
-        _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(entries.as_ptr().cast()) })
-    }
 
     /// `input`'s bytes moved up by `N`, with the last `N` of `prev` below.
     #[target_feature(enable = "avx2")]
