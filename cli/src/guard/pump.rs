@@ -71,7 +71,10 @@ impl Pump {
                     break;
                 }
             };
-            let mut group = Group { lines: Vec::new(), forwards: Vec::new(), replies: String::new() };
+            // Sized once for the read: the vectors never grow line by line.
+            let room = batch.len().min(LINES_PER_WRITE);
+            let mut group =
+                Group { lines: Vec::with_capacity(room), forwards: Vec::with_capacity(room), replies: String::new() };
             for line in batch {
                 self.handle(line, &mut group);
                 if group.lines.len() == LINES_PER_WRITE || group.replies.len() >= QUEUE_LIMIT {
@@ -121,7 +124,9 @@ impl Pump {
     /// whatever the other side answers to a forwarded line then reaches the
     /// peer after them, never before a reply to an earlier line.
     fn flush(&self, group: &mut Group<'_>, delivering: &mut [bool; 2]) {
-        let first = |action| group.lines.iter().find(|l| l.event.action == action).map_or(0, |l| l.event.number);
+        // Looked for only when a send fails.
+        let lines = &group.lines;
+        let first = |action| move || lines.iter().find(|l| l.event.action == action).map_or(0, |l| l.event.number);
         let answered = group.replies.is_empty()
             || self.delivered(&self.answer_to, &mut delivering[1], first(Action::Answered), || {
                 self.answer_to.post(group.replies.as_bytes())
@@ -130,6 +135,7 @@ impl Pump {
             || self.delivered(&self.forward_to, &mut delivering[0], first(Action::Forwarded), || {
                 self.forward_to.write_lines(&group.forwards)
             });
+        let records = self.report.records();
         for handled in &group.lines {
             let mut event = handled.event;
             let delivered = match event.action {
@@ -142,7 +148,7 @@ impl Pump {
                 // entry each, but no diagnostic each.
                 event.action = Action::Dropped;
                 self.report.entry(&event);
-            } else if event.action != Action::Forwarded || self.report.records() {
+            } else if event.action != Action::Forwarded || records {
                 event.reply = handled.reply.map(|(start, end)| &group.replies[start..end]);
                 self.report.line(&event);
             }
@@ -153,18 +159,19 @@ impl Pump {
     }
 
     /// Whether `send` to `sink` went through; when it did not, notes once
-    /// per destination that lines to it are dropped from `first` on.
+    /// per destination that lines to it are dropped from line `first()` on.
     fn delivered(
         &self,
         sink: &Sink,
         delivering: &mut bool,
-        first: u64,
+        first: impl FnOnce() -> u64,
         send: impl FnOnce() -> Result<(), Gone>,
     ) -> bool {
         let Err(gone) = send() else { return true };
         if std::mem::replace(delivering, false) {
             let why = if gone == Gone::Broken { "stopped reading" } else { "is closed" };
-            self.report.note(self.dir, &format!("{} {why}: lines to it are dropped from line {first} on", sink.name()));
+            let (name, first) = (sink.name(), first());
+            self.report.note(self.dir, &format!("{name} {why}: lines to it are dropped from line {first} on"));
         }
         false
     }
