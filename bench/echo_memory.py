@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Peak memory of the echo servers (issue #12): each runs as a real process
-over pipes with its default line limit (16 MiB), and is sent a 20 MiB line,
+over pipes with its default line limit (the library's), and is sent a 20 MiB line,
 then a normal request, which it must still answer. Its peak RSS (VmHWM of
 /proc/PID/status, read before its stdin closes: the exec'd program's own
 peak, nothing of this process's) is reported beside its peak when sent the
@@ -19,8 +19,12 @@ import sys
 import tempfile
 import time
 
+# The binding, on the library that JSONRPC_ENVELOPE_LIB names (make sets it).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings", "python", "src"))
+from jsonrpc_envelope import DEFAULT_MAX_LINE as LIMIT  # noqa: E402  (the library's, not restated)
+
 LINE = 20 << 20
-LIMIT = 16 << 20
+assert LINE > LIMIT, "the long line must be over the servers' default limit"
 TIMEOUT = 120.0
 REQUEST = b'{"jsonrpc":"2.0","id":"after","method":"ping"}\n'
 

@@ -113,7 +113,9 @@ func (c *conn) decode(line *envelope.Line) (jsonrpc.Message, error) {
 		}
 		return nil, nil
 	}
-	if !handedOn(line.Kind) {
+	if !line.Kind.IsMessage() {
+		// Only the library's messages go to the SDK, as its own transport
+		// would hand them.
 		c.record(line, "dropped")
 		return nil, nil
 	}
@@ -135,12 +137,6 @@ func (c *conn) decode(line *envelope.Line) (jsonrpc.Message, error) {
 		c.pending.answered(msg)
 	}
 	return msg, err
-}
-
-// handedOn: the library's messages go to the SDK, as its own transport
-// would hand them.
-func handedOn(k envelope.Kind) bool {
-	return k.IsMessage()
 }
 
 func (c *conn) record(line *envelope.Line, action string, more ...any) {

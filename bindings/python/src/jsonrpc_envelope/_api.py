@@ -24,8 +24,9 @@ Speed notes, since a host reads pipes through this:
   no escape, and then its bytes are the line's bytes inside the quotes).
   Otherwise, and for every reason and reply text, the library's own string
   is copied before the result is freed or its scratch reused.
-* ``read_messages`` copies the whole items array of ``jsonrpc_classify_lines``
-  with one ``ctypes.string_at`` and reads its columns through strided
+* ``read_messages`` copies the whole items array of a reader's batch
+  (``jsonrpc_reader_feed``) with one ``ctypes.string_at`` and reads its
+  columns through strided
   ``memoryview`` casts, so that per line Python makes only the line's bytes,
   a copy of its record (kept per line, so that holding one classification
   never holds a whole chunk) and the Classification, in C-level loops.
@@ -592,13 +593,14 @@ def _from_rec(
     live result's, whose strings are copied now, before it is freed."""
     code, m_span, m_len, r_ptr, s_ptr, c_ptr = _PICK.unpack_from(rec, _PICK_AT)
     strings = None
-    if (r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span)) and texts is None:
-        strings = _copy_strings(rec)
-    elif r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
-        mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
-        strings = tuple(
-            _batch_text(texts, texts_at, p, n) for p, n in ((mp, ml), (rp, rl), (sp, sl), (cp, cl))
-        )
+    if r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
+        if texts is None:
+            strings = _copy_strings(rec)
+        else:
+            mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
+            strings = tuple(
+                _batch_text(texts, texts_at, p, n) for p, n in ((mp, ml), (rp, rl), (sp, sl), (cp, cl))
+            )
     kind = _KIND_OF_LINE[code] if code < _KIND_CODES else None
     if kind is None:
         reason = strings[1] if strings else None
@@ -945,8 +947,9 @@ def _messages(batch: JsonRpcBatch, role: Optional[Role]) -> Any:
         # they save.
         return (_one_item(raw, batch, role),)
     data = string_at(batch.bytes, batch.bytes_len) if batch.bytes_len else b""
-    if not _strings_needed(raw, count, data):
-        return _fast_items(raw, count, data, role)
+    codes = _column(memoryview(raw).cast("I"), _COL_KIND).tolist()
+    if not _strings_needed(raw, codes, data):
+        return _fast_items(raw, codes, data, role)
     texts = string_at(batch.texts, batch.texts_len) if batch.texts_len else b""
     return _slow_items(raw, count, data, texts, batch.texts or 0, role)
 
@@ -988,14 +991,14 @@ def _column(view: memoryview, byte_offset: int) -> memoryview:
     return view[byte_offset // size :: _ITEM // size]
 
 
-def _strings_needed(raw: bytes, count: int, data: bytes) -> bool:
+def _strings_needed(raw: bytes, codes: List[int], data: bytes) -> bool:
     """Whether some item cannot be built from its image and its line alone:
     a too-long line, a reason or reply text, or a method with an escape.
-    Decided from whole columns at C speed."""
-    view = memoryview(raw)
-    if _TOO_LONG_CODE in _column(view.cast("I"), _COL_KIND).tolist():
+    Decided from whole columns (``codes`` is the kind column) at C speed."""
+    if _TOO_LONG_CODE in codes:
         return True
-    words = view.cast("P")
+    count = len(codes)
+    words = memoryview(raw).cast("P")
     zero = bytes(_WORD * count)
     for column in _COL_OWNED:
         if _column(words, column).tobytes() != zero:
@@ -1011,11 +1014,11 @@ def _strings_needed(raw: bytes, count: int, data: bytes) -> bool:
     return False
 
 
-def _fast_items(raw: bytes, count: int, data: bytes, role: Optional[Role]) -> Any:
+def _fast_items(raw: bytes, codes: List[int], data: bytes, role: Optional[Role]) -> Any:
     """The batch's messages, built column by column (see _strings_needed).
     With no too-long line among them, the batch's bytes are its lines, each
     with its LF but perhaps the last: one split makes them all."""
-    codes = _column(memoryview(raw).cast("I"), _COL_KIND).tolist()
+    count = len(codes)
     if not _LINE_CODES.issuperset(codes):
         raise EnvelopeError("the library could not classify a line (kind none)")
     lines = data.split(b"\n", count)

@@ -19,8 +19,8 @@ from typing import Any, AsyncIterator, TextIO, Tuple
 import anyio
 import anyio.lowlevel
 
-from .._api import DEFAULT_MAX_LINE, MESSAGE_KINDS, Kind, Reader, Role
-from ._log import line_record, logger, too_long_record
+from .._api import DEFAULT_MAX_LINE, Reader, Role
+from ._log import kept_from_sdk, line_record, logger
 from ._pending import Outstanding
 from ._sdk import (
     _WRITER_FLUSH_TIMEOUT,
@@ -34,10 +34,6 @@ from ._sdk import (
     _stop_server_process,
     get_default_environment,
 )
-
-# The kinds handed to the SDK (the library's messages), as its own
-# transport would hand them.
-_HANDED_ON = MESSAGE_KINDS
 
 
 @asynccontextmanager
@@ -96,18 +92,13 @@ async def stdio_client(
         async with send_lock:
             await process.stdin.send(data)
 
+    async def send_reply(text: str) -> None:
+        # A server gone or not reading its stdin ends the session elsewhere.
+        with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await send_line(text)
+
     async def handle(number: int, line: Any, c: Any) -> None:
-        if line is None:
-            too_long_record("stdout", number, c.length)
-            return
-        reply = c.reply()
-        if reply is not None:
-            line_record("stdout", number, c.kind, "answered", line)
-            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                await send_line(reply)
-            return
-        if c.kind not in _HANDED_ON:
-            line_record("stdout", number, c.kind, "dropped", line)
+        if await kept_from_sdk("stdout", number, line, c, send_reply):
             return
         if c.names_no_request:
             attributed = outstanding.attribute(c)

@@ -19,8 +19,8 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from .._api import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, MESSAGE_KINDS, Reader, Role
-from ._log import line_record, too_long_record
+from .._api import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, Reader, Role
+from ._log import kept_from_sdk
 from ._sdk import (
     MCPServer,
     Server,
@@ -32,10 +32,6 @@ from ._sdk import (
     create_context_streams,
     types,
 )
-
-# The kinds handed to the SDK (the library's messages), as its own
-# transport would hand them.
-_HANDED_ON = MESSAGE_KINDS
 
 
 def _byte_reader(stdin: anyio.AsyncFile[Any]) -> Callable[[int], bytes]:
@@ -107,22 +103,14 @@ async def stdio_server(
                 await anyio.to_thread.run_sync(_write_line, out, text)
 
         async def handle(number: int, line: Any, c: Any) -> None:
-            if line is None:
-                too_long_record("stdin", number, c.length)
+            if await kept_from_sdk("stdin", number, line, c, write_line):
                 return
-            reply = c.reply()
-            if reply is not None:
-                await write_line(reply)
-                line_record("stdin", number, c.kind, "answered", line)
-            elif c.kind not in _HANDED_ON:
-                line_record("stdin", number, c.kind, "dropped", line)
-            else:
-                try:
-                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                except Exception as exc:
-                    await read_stream_writer.send(exc)
-                    return
-                await read_stream_writer.send(SessionMessage(message))
+            try:
+                message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+            except Exception as exc:
+                await read_stream_writer.send(exc)
+                return
+            await read_stream_writer.send(SessionMessage(message))
 
         async def stdin_reader() -> None:
             number = 0
