@@ -308,9 +308,7 @@ bool reader_define(napi_env env, napi_value exports, State *state) {
         {"liveReaders", js_live_readers},
     };
     for (size_t i = 0; i < sizeof FUNCTIONS / sizeof FUNCTIONS[0]; i++) {
-        napi_value fn;
-        if (napi_create_function(env, FUNCTIONS[i].name, NAPI_AUTO_LENGTH, FUNCTIONS[i].callback, state, &fn) != napi_ok ||
-            napi_set_named_property(env, exports, FUNCTIONS[i].name, fn) != napi_ok) {
+        if (!set_function(env, exports, FUNCTIONS[i].name, FUNCTIONS[i].callback, state)) {
             return false;
         }
     }
