@@ -244,7 +244,7 @@ static bool set(napi_env env, napi_value object, const char *key, napi_value val
     return value != NULL && napi_set_named_property(env, object, key, value) == napi_ok;
 }
 
-static bool set_function(napi_env env, napi_value object, const char *key, napi_callback callback, State *state) {
+bool set_function(napi_env env, napi_value object, const char *key, napi_callback callback, State *state) {
     napi_value fn;
     return napi_create_function(env, key, NAPI_AUTO_LENGTH, callback, state, &fn) == napi_ok &&
            set(env, object, key, fn);

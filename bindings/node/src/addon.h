@@ -134,6 +134,10 @@ bool callback_args(napi_env env, napi_callback_info info, size_t count, napi_val
         }                                      \
     } while (0)
 
+/* Sets `object[key]` to a function of `callback` made with `state` (its
+ * callbacks' data); false on a failed napi_* call. */
+bool set_function(napi_env env, napi_value object, const char *key, napi_callback callback, State *state);
+
 /* The reader's part of the module: defines readerNew, readerFeed,
  * readerEnd and readerFree on `exports`. */
 bool reader_define(napi_env env, napi_value exports, State *state);

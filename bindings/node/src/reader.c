@@ -104,8 +104,10 @@ static napi_value js_reader_new(napi_env env, napi_callback_info info) {
 }
 
 /* The records argument, when it is a Float64Array of `slots` numbers or
- * more, is where the batch's records go; otherwise a new one is made. */
-static bool records_for(napi_env env, napi_value given, size_t slots, napi_value *records, double **data) {
+ * more, is where the batch's records go; otherwise a new one is made, and
+ * *made says so. */
+static bool records_for(napi_env env, napi_value given, size_t slots, napi_value *records, double **data,
+                        bool *made) {
     bool is_typedarray = false;
     if (given != NULL && napi_is_typedarray(env, given, &is_typedarray) == napi_ok && is_typedarray) {
         napi_typedarray_type type;
@@ -115,9 +117,11 @@ static bool records_for(napi_env env, napi_value given, size_t slots, napi_value
             type == napi_float64_array && length >= slots && memory != NULL) {
             *records = given;
             *data = memory;
+            *made = false;
             return true;
         }
     }
+    *made = true;
     napi_value buffer;
     void *memory = NULL;
     if (napi_create_arraybuffer(env, slots * sizeof(double), &memory, &buffer) != napi_ok ||
@@ -131,10 +135,11 @@ static bool records_for(napi_env env, napi_value given, size_t slots, napi_value
 
 /* Where a batch's bytes go: into `slab` (a Uint8Array the caller keeps
  * for many batches) from byte `used` on, when they fit there, so that a
- * batch of a few lines costs no allocation; otherwise into a new Buffer.
- * Sets *bytes to the one used and *base to where the batch starts in it. */
+ * batch of a few lines costs no allocation; otherwise into a new Buffer
+ * (and *made says so). Sets *bytes to the one used and *base to where the
+ * batch starts in it. */
 static bool bytes_for(napi_env env, const JsonRpcBatch *batch, napi_value slab, napi_value used, napi_value *bytes,
-                      size_t *base) {
+                      size_t *base, bool *made) {
     napi_typedarray_type type;
     size_t length = 0;
     void *memory = NULL;
@@ -147,11 +152,13 @@ static bool bytes_for(napi_env env, const JsonRpcBatch *batch, napi_value slab, 
         }
         *bytes = slab;
         *base = (size_t)at;
+        *made = false;
         return true;
     }
-    napi_status made = batch->bytes_len == 0 ? napi_create_buffer(env, 0, NULL, bytes)
-                                             : napi_create_buffer_copy(env, batch->bytes_len, batch->bytes, NULL, bytes);
-    if (made != napi_ok) {
+    *made = true;
+    napi_status status = batch->bytes_len == 0 ? napi_create_buffer(env, 0, NULL, bytes)
+                                               : napi_create_buffer_copy(env, batch->bytes_len, batch->bytes, NULL, bytes);
+    if (status != napi_ok) {
         throw_last_error(env);
         return false;
     }
@@ -181,8 +188,9 @@ static napi_value batch_value(napi_env env, State *state, const JsonRpcBatch *ba
     double *record;
     napi_value bytes;
     size_t base;
-    if (!records_for(env, records_given, batch->count * SLOT_COUNT, &records, &record) ||
-        !bytes_for(env, batch, slab, used, &bytes, &base)) {
+    bool new_records, new_bytes;
+    if (!records_for(env, records_given, batch->count * SLOT_COUNT, &records, &record, &new_records) ||
+        !bytes_for(env, batch, slab, used, &bytes, &base, &new_bytes)) {
         return NULL;
     }
     TextsInfo texts = {0, true};
@@ -202,10 +210,7 @@ static napi_value batch_value(napi_env env, State *state, const JsonRpcBatch *ba
     state->batch[BATCH_LINES] = (double)batch->count;
     state->batch[BATCH_BASE] = (double)base;
     state->batch[BATCH_END] = (double)(base + batch->bytes_len);
-    bool same_records = false, same_bytes = false;
-    NAPI_OK(napi_strict_equals(env, records, records_given, &same_records));
-    NAPI_OK(napi_strict_equals(env, bytes, slab, &same_bytes));
-    if (same_records && same_bytes) {
+    if (!new_records && !new_bytes) {
         return result;
     }
     napi_value values[3] = {result, records, bytes};
@@ -303,9 +308,7 @@ bool reader_define(napi_env env, napi_value exports, State *state) {
         {"liveReaders", js_live_readers},
     };
     for (size_t i = 0; i < sizeof FUNCTIONS / sizeof FUNCTIONS[0]; i++) {
-        napi_value fn;
-        if (napi_create_function(env, FUNCTIONS[i].name, NAPI_AUTO_LENGTH, FUNCTIONS[i].callback, state, &fn) != napi_ok ||
-            napi_set_named_property(env, exports, FUNCTIONS[i].name, fn) != napi_ok) {
+        if (!set_function(env, exports, FUNCTIONS[i].name, FUNCTIONS[i].callback, state)) {
             return false;
         }
     }
