@@ -10,3 +10,18 @@ pub(crate) const fn text(name: &'static CStr) -> &'static str {
         Err(_) => "",
     }
 }
+
+/// A name as C reads it and as Rust reads it, from one literal. Made in
+/// `const { }` blocks, so the `&str` costs nothing at run time (names are
+/// read per line, by the CLI and the guard).
+#[derive(Clone, Copy)]
+pub(crate) struct Name {
+    pub c: &'static CStr,
+    pub text: &'static str,
+}
+
+impl Name {
+    pub(crate) const fn new(c: &'static CStr) -> Name {
+        Name { c, text: text(c) }
+    }
+}

@@ -4,6 +4,7 @@ use std::ffi::CStr;
 use std::fmt::{self, Write};
 use std::str::FromStr;
 
+use crate::names::Name;
 use crate::rules::{Classification, InvalidRequest, Kind, with_article};
 use crate::scan::ValueKind;
 
@@ -19,14 +20,18 @@ pub enum Role {
 impl Role {
     /// The role's name, as `FromStr` reads it.
     pub fn name(self) -> &'static str {
-        crate::names::text(self.c_name())
+        self.names().text
     }
 
     /// The same name, NUL-terminated, for the C ABI.
     pub(crate) fn c_name(self) -> &'static CStr {
+        self.names().c
+    }
+
+    const fn names(self) -> Name {
         match self {
-            Role::Server => c"server",
-            Role::Client => c"client",
+            Role::Server => const { Name::new(c"server") },
+            Role::Client => const { Name::new(c"client") },
         }
     }
 }

@@ -11,6 +11,7 @@ use std::fmt;
 use members::Members;
 
 use crate::fallible::{self, OutOfMemory};
+use crate::names::Name;
 use crate::scan::{self, ParseError, Root, ScanError, Span, Value, ValueKind};
 
 /// What a line is (SPEC §2). The first rule that matches decides.
@@ -38,22 +39,26 @@ impl Kind {
 
     /// The kind's name as the vectors and the CLI spell it.
     pub fn name(self) -> &'static str {
-        crate::names::text(self.c_name())
+        self.names().text
     }
 
     /// The same name, NUL-terminated, for the C ABI: every binding gets the
     /// names from here.
     pub(crate) fn c_name(self) -> &'static CStr {
+        self.names().c
+    }
+
+    const fn names(self) -> Name {
         match self {
-            Kind::Empty => c"empty",
-            Kind::ParseError => c"parse_error",
-            Kind::Batch => c"batch",
-            Kind::NotObject => c"not_object",
-            Kind::InvalidRequest => c"invalid_request",
-            Kind::Request => c"request",
-            Kind::Notification => c"notification",
-            Kind::Response => c"response",
-            Kind::NotJsonRpc => c"not_jsonrpc",
+            Kind::Empty => const { Name::new(c"empty") },
+            Kind::ParseError => const { Name::new(c"parse_error") },
+            Kind::Batch => const { Name::new(c"batch") },
+            Kind::NotObject => const { Name::new(c"not_object") },
+            Kind::InvalidRequest => const { Name::new(c"invalid_request") },
+            Kind::Request => const { Name::new(c"request") },
+            Kind::Notification => const { Name::new(c"notification") },
+            Kind::Response => const { Name::new(c"response") },
+            Kind::NotJsonRpc => const { Name::new(c"not_jsonrpc") },
         }
     }
 }
@@ -85,19 +90,23 @@ impl IdKind {
 
     /// The id kind's name as the vectors and the CLI spell it.
     pub fn name(self) -> &'static str {
-        crate::names::text(self.c_name())
+        self.names().text
     }
 
     /// The same name, NUL-terminated, for the C ABI.
     pub(crate) fn c_name(self) -> &'static CStr {
+        self.names().c
+    }
+
+    const fn names(self) -> Name {
         match self {
-            IdKind::Absent => c"absent",
-            IdKind::Null => c"null",
-            IdKind::String => c"string",
-            IdKind::Number => c"number",
-            IdKind::Object => c"object",
-            IdKind::Array => c"array",
-            IdKind::Boolean => c"boolean",
+            IdKind::Absent => const { Name::new(c"absent") },
+            IdKind::Null => const { Name::new(c"null") },
+            IdKind::String => const { Name::new(c"string") },
+            IdKind::Number => const { Name::new(c"number") },
+            IdKind::Object => const { Name::new(c"object") },
+            IdKind::Array => const { Name::new(c"array") },
+            IdKind::Boolean => const { Name::new(c"boolean") },
         }
     }
 
