@@ -38,7 +38,7 @@
  * limit are exported (`jsonrpc_kind_name`, `jsonrpc_status_name`,
  * `jsonrpc_default_max_line`, ...).
  */
-#define JSONRPC_ABI_VERSION 2
+#define JSONRPC_ABI_VERSION 3
 
 /**
  * What a line is (SPEC §2). Values are fixed and never reused.
@@ -69,6 +69,11 @@ enum JsonRpcKind
    * `jsonrpc_classify` never gives it.
    */
   JSONRPC_KIND_TOO_LONG = 10,
+  /**
+   * A response the MCP profile refuses (SPEC §10.3): never answered; it
+   * may carry a `substitute`. Only the MCP profile gives it.
+   */
+  JSONRPC_KIND_INVALID_RESPONSE = 11,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -130,12 +135,67 @@ enum JsonRpcStatus
    * A fault inside the library, caught before it reached the caller.
    */
   JSONRPC_STATUS_INTERNAL_ERROR = 4,
+  /**
+   * A profile value that is not a `JsonRpcProfile`.
+   */
+  JSONRPC_STATUS_UNKNOWN_PROFILE = 5,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
 typedef enum JsonRpcStatus JsonRpcStatus;
 #else
 typedef uint32_t JsonRpcStatus;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * What to do with a line (SPEC §8 to §10), as a `JsonRpcSession` decides
+ * it. Values are fixed and never reused. `jsonrpc_action_name` gives the
+ * word records use for each.
+ */
+enum JsonRpcAction
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Not decided: a line of a plain `JsonRpcReader`.
+   */
+  JSONRPC_ACTION_NONE = 0,
+  /**
+   * Hand the line on, unchanged, with its LF.
+   */
+  JSONRPC_ACTION_FORWARD = 1,
+  /**
+   * Write the action's text back to the line's sender; nobody else sees
+   * the line.
+   */
+  JSONRPC_ACTION_ANSWER = 2,
+  /**
+   * Hand on the action's text (the `invalid_response`'s substitute) in
+   * the line's place.
+   */
+  JSONRPC_ACTION_SUBSTITUTE = 3,
+  /**
+   * Hand on the action's text (the error that named no request, with the
+   * id of the one request outstanding put in) in the line's place.
+   */
+  JSONRPC_ACTION_ATTRIBUTE = 4,
+  /**
+   * Nobody sees the line; log the note.
+   */
+  JSONRPC_ACTION_DROP = 5,
+  /**
+   * Nobody sees the line but the log: what a server wrote to its stdout
+   * that is no message (read in role `client`).
+   */
+  JSONRPC_ACTION_DIVERT = 6,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum JsonRpcAction JsonRpcAction;
+#else
+typedef uint32_t JsonRpcAction;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -168,6 +228,39 @@ typedef uint32_t JsonRpcRole;
 #endif // __cplusplus
 
 /**
+ * The rule set a line is read by (SPEC §10). Values are fixed and never
+ * reused; any other value is refused (`JSONRPC_STATUS_UNKNOWN_PROFILE`).
+ */
+enum JsonRpcProfile
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * JSON-RPC 2.0 alone (SPEC sections 1 to 7).
+   */
+  JSONRPC_PROFILE_JSONRPC = 1,
+  /**
+   * JSON-RPC 2.0 as MCP narrows it (SPEC section 10): what this profile
+   * calls a message, every official MCP SDK reads.
+   */
+  JSONRPC_PROFILE_MCP = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum JsonRpcProfile JsonRpcProfile;
+#else
+typedef uint32_t JsonRpcProfile;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * What to do with a line. Its name is the one word for it everywhere: the
+ * guard's recording, the transports' log records, `lint`.
+ */
+typedef struct Action Action;
+
+/**
  * A stream reader (SPEC §6): it takes a stream's bytes as they are read
  * and hands back each line they complete, classified. It owns the
  * stream's buffering: lines end at LF; a line over its limit is dropped as
@@ -180,6 +273,27 @@ typedef uint32_t JsonRpcRole;
  * thread may use it at a time.
  */
 typedef struct JsonRpcReader JsonRpcReader;
+
+/**
+ * One endpoint's session (SPEC §8 to §10): a stream reader that also
+ * decides what to do with each line it reads, in its role and profile,
+ * and keeps the ids of the requests written the other way that are still
+ * outstanding (for substitutes and the handshake rule). A guard or an SDK
+ * transport feeds it what it reads, tells it what it writes
+ * (`jsonrpc_session_sent`), and does what each line's action says.
+ *
+ * Opaque: made by `jsonrpc_session_new`, freed by `jsonrpc_session_free`.
+ * A session may move between threads, but only one thread may use it at a
+ * time.
+ */
+typedef struct JsonRpcSession JsonRpcSession;
+
+/**
+ * The rule set a line is read by (SPEC §10): JSON-RPC 2.0 alone
+ * (sections 1 to 7, the default), or MCP, which adds the rules of section
+ * 10 so that what it calls a message every official MCP SDK reads.
+ */
+typedef struct Profile Profile;
 
 /**
  * Where a member's value stands in the line: `offset` and `len` in bytes,
@@ -272,6 +386,12 @@ typedef struct JsonRpcClassification {
    */
   struct JsonRpcStr reply_client;
   /**
+   * For a `JSONRPC_KIND_INVALID_RESPONSE` whose id is an MCP id, the
+   * error response to hand on in the line's place so that the request
+   * it answers fails at once (SPEC §10.3); absent otherwise.
+   */
+  struct JsonRpcStr substitute;
+  /**
    * Private to the library: the one allocation that holds the strings
    * above, or NULL when the result owns no memory (no strings, or strings
    * in the caller's scratch buffer; see `jsonrpc_classify_into`). Never
@@ -301,12 +421,25 @@ typedef struct JsonRpcString {
  * first byte and its strings in the batch's `texts` (its `storage` is
  * NULL: it owns nothing). A line over the limit has the kind
  * `JSONRPC_KIND_TOO_LONG`, an `offset` of 0, and nothing else.
+ *
+ * A line read by a `JsonRpcSession` also carries what to do with it
+ * (SPEC §8 to §10): `action`, with `action_text` (for
+ * `JSONRPC_ACTION_ANSWER` the reply to write back to the line's sender;
+ * for `JSONRPC_ACTION_SUBSTITUTE` and `JSONRPC_ACTION_ATTRIBUTE` the line
+ * to hand on in this one's place; absent otherwise) and `note` (why, for
+ * every action but `JSONRPC_ACTION_FORWARD`: a static NUL-terminated text
+ * for a log record; NULL otherwise). `action_text` lives as long as the
+ * batch. A plain reader's lines have `JSONRPC_ACTION_NONE`, no text, no
+ * note.
  */
 typedef struct JsonRpcLine {
   uint64_t number;
   size_t offset;
   size_t len;
   struct JsonRpcClassification classification;
+  JsonRpcAction action;
+  struct JsonRpcStr action_text;
+  const char *note;
 } JsonRpcLine;
 
 /**
@@ -317,9 +450,12 @@ typedef struct JsonRpcLine {
  * the last line of a stream that had none). Every string of their
  * classifications stands in `texts` (`texts_len` bytes: the strings of
  * the first item, then of the next, each followed by its NUL, in the order
- * `id`, `method`, `reason`, `reply_server`, `reply_client`). So a binding
- * can copy a batch in three pieces and find each line and each string by
- * the lengths alone.
+ * `id`, `method`, `reason`, `reply_server`, `reply_client`,
+ * `substitute`). So a binding can copy a batch in three pieces and find
+ * each line and each string by the lengths alone. (A session's
+ * `action_text` is one of those strings, or, for an attributed line and a
+ * substitute made for a request that named no id, a string of the
+ * session's own, outside `texts`.)
  *
  * Borrowed: everything a batch points to belongs to the reader and stays
  * valid until the reader's next call (feed, end or free). Pointers of an
@@ -345,12 +481,29 @@ typedef struct JsonRpcReply {
   struct JsonRpcString text;
 } JsonRpcReply;
 
+/**
+ * What a session decided for one line outside a batch
+ * (`jsonrpc_session_refused`). The caller owns `text` and frees it with
+ * `jsonrpc_string_free` (harmless when it is `{NULL, 0}`); `note` is
+ * static.
+ */
+typedef struct JsonRpcDecision {
+  JsonRpcAction action;
+  struct JsonRpcString text;
+  const char *note;
+} JsonRpcDecision;
+
+
+
+
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
 
 /**
- * Classifies one line (SPEC §2, §3).
+ * Classifies one line (SPEC §2, §3) by `profile`, a `JsonRpcProfile`
+ * value (SPEC §10 for `JSONRPC_PROFILE_MCP`).
  *
  * `line` points to `len` bytes, which need not be NUL-terminated and may
  * contain NUL bytes; they are only read, never past `len`, and not kept
@@ -360,15 +513,16 @@ extern "C" {
  *
  * Returns a result the caller owns: free it with
  * `jsonrpc_classification_free`. Its kind is `JSONRPC_KIND_NONE` only when
- * the call failed inside the library: its `reason` is then "out of
- * memory", or names a caught internal fault.
+ * the call failed: its `reason` is then "unknown profile" (for a
+ * `profile` that is no `JsonRpcProfile`), "out of memory", or names a
+ * caught internal fault.
  *
  * Thread-safe: no state is shared between calls.
  *
  * # Safety
  * A non-NULL `line` must be valid for reads of `len` bytes.
  */
-struct JsonRpcClassification jsonrpc_classify(const uint8_t *line, size_t len);
+struct JsonRpcClassification jsonrpc_classify(const uint8_t *line, size_t len, uint32_t profile);
 
 /**
  * Classifies one line, as `jsonrpc_classify` does, into memory the caller
@@ -383,7 +537,8 @@ struct JsonRpcClassification jsonrpc_classify(const uint8_t *line, size_t len);
  *
  * Strings in `scratch` stand back to back from its first byte, each
  * followed by its NUL, in the order `id`, `method`, `reason`,
- * `reply_server`, `reply_client` (absent ones take no room), so a binding
+ * `reply_server`, `reply_client`, `substitute` (absent ones take no
+ * room), so a binding
  * can copy the used bytes in one piece and find each string by the
  * lengths alone.
  *
@@ -394,7 +549,9 @@ struct JsonRpcClassification jsonrpc_classify(const uint8_t *line, size_t len);
  * Whatever `*out` held before is overwritten, not freed.
  *
  * Returns `JSONRPC_STATUS_NULL_ARGUMENT` when `out` is NULL (nothing is
- * written), and `JSONRPC_STATUS_OK` otherwise; when memory runs out,
+ * written), `JSONRPC_STATUS_UNKNOWN_PROFILE` for a `profile` that is no
+ * `JsonRpcProfile` (with `*out` set to `JSONRPC_KIND_NONE` and its
+ * reason), and `JSONRPC_STATUS_OK` otherwise; when memory runs out,
  * `JSONRPC_STATUS_OUT_OF_MEMORY`, and a caught fault inside the library
  * `JSONRPC_STATUS_INTERNAL_ERROR`, each with `*out` set to
  * `JSONRPC_KIND_NONE` and its reason. Thread-safe for distinct `out` and
@@ -407,6 +564,7 @@ struct JsonRpcClassification jsonrpc_classify(const uint8_t *line, size_t len);
  */
 JsonRpcStatus jsonrpc_classify_into(const uint8_t *line,
                                     size_t len,
+                                    uint32_t profile,
                                     struct JsonRpcClassification *out,
                                     uint8_t *scratch,
                                     size_t scratch_len);
@@ -473,18 +631,34 @@ const char *jsonrpc_role_name(uint32_t role);
 const char *jsonrpc_status_name(uint32_t status);
 
 /**
+ * The name of a `JsonRpcProfile` value (`"jsonrpc"`, `"mcp"`): static,
+ * NULL for no profile. Thread-safe.
+ */
+const char *jsonrpc_profile_name(uint32_t profile);
+
+/**
+ * The name of a `JsonRpcAction` value, as records spell it
+ * (`"forwarded"`, `"answered"`, `"substituted"`, `"attributed"`,
+ * `"dropped"`, `"diverted"`): static, NULL for no action
+ * (`JSONRPC_ACTION_NONE` included). Thread-safe.
+ */
+const char *jsonrpc_action_name(uint32_t action);
+
+/**
  * The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.
  */
 size_t jsonrpc_default_max_line(void);
 
 /**
  * A new reader for one stream, whose lines may be `max_line` bytes long
- * (LF excluded); 0 means the default, `jsonrpc_default_max_line()`.
+ * (LF excluded); 0 means the default, `jsonrpc_default_max_line()`; its
+ * lines are classified by `profile`, a `JsonRpcProfile` value.
  *
  * Returns a reader the caller owns and frees with `jsonrpc_reader_free`,
- * or NULL when memory runs out. Thread-safe.
+ * or NULL when `profile` is no `JsonRpcProfile` or memory runs out.
+ * Thread-safe.
  */
-struct JsonRpcReader *jsonrpc_reader_new(size_t max_line);
+struct JsonRpcReader *jsonrpc_reader_new(size_t max_line, uint32_t profile);
 
 /**
  * Hands the reader the next `len` bytes of its stream, as read, and gives
@@ -538,12 +712,15 @@ JsonRpcStatus jsonrpc_reader_end(struct JsonRpcReader *reader, struct JsonRpcBat
 void jsonrpc_reader_free(struct JsonRpcReader *reader);
 
 /**
- * The one reply owed for a line by the endpoint in `role` (SPEC §4): a
- * JSON-RPC error response, byte for byte, with no line break; or none.
+ * The one reply owed for a line by the endpoint in `role` (SPEC §4), by
+ * `profile` (SPEC §10 for `JSONRPC_PROFILE_MCP`): a JSON-RPC error
+ * response, byte for byte, with no line break; or none.
  *
  * `line` and `len` are read as by `jsonrpc_classify` (NULL with a non-zero
  * length is a parse error). `role` is a `JsonRpcRole` value; any other
- * value gives `JSONRPC_STATUS_UNKNOWN_ROLE` and no text. When memory runs
+ * value gives `JSONRPC_STATUS_UNKNOWN_ROLE` and no text; a `profile` that
+ * is no `JsonRpcProfile` gives `JSONRPC_STATUS_UNKNOWN_PROFILE` and no
+ * text (the role is checked first). When memory runs
  * out the status is `JSONRPC_STATUS_OUT_OF_MEMORY`, with no text.
  *
  * The same text is in a classification's `reply_server` or `reply_client`;
@@ -552,7 +729,109 @@ void jsonrpc_reader_free(struct JsonRpcReader *reader);
  * # Safety
  * A non-NULL `line` must be valid for reads of `len` bytes.
  */
-struct JsonRpcReply jsonrpc_invalid_reply(const uint8_t *line, size_t len, uint32_t role);
+struct JsonRpcReply jsonrpc_invalid_reply(const uint8_t *line,
+                                          size_t len,
+                                          uint32_t role,
+                                          uint32_t profile);
+
+/**
+ * A new session that reads one stream in `role` (a `JsonRpcRole`) by
+ * `profile` (a `JsonRpcProfile`), whose lines may be `max_line` bytes
+ * long (0: the default). In the JSON-RPC profile it decides as SPEC §8
+ * says; in the MCP profile it also substitutes and applies the handshake
+ * rule (SPEC §9, §10.4).
+ *
+ * Returns a session the caller owns and frees with
+ * `jsonrpc_session_free`, or NULL when `role` or `profile` is no such
+ * value or memory runs out. Thread-safe.
+ */
+struct JsonRpcSession *jsonrpc_session_new(uint32_t role, uint32_t profile, size_t max_line);
+
+/**
+ * Hands the session the next `len` bytes of its stream and gives back in
+ * `*out` the lines they complete, each with its `action`, `action_text`
+ * and `note` (see `JsonRpcLine`). Everything else is as for
+ * `jsonrpc_reader_feed`: the batch lives until the session's next call,
+ * and the statuses are the same. On `JSONRPC_STATUS_OUT_OF_MEMORY` the
+ * session has taken none of the bytes, but it may have marked requests
+ * answered by responses among them.
+ *
+ * # Safety
+ * `session` is NULL or a live session that no other thread is using; a
+ * non-NULL `data` must be valid for reads of `len` bytes; a non-NULL
+ * `out` valid for writing one `JsonRpcBatch`.
+ */
+JsonRpcStatus jsonrpc_session_feed(struct JsonRpcSession *session,
+                                   const uint8_t *data,
+                                   size_t len,
+                                   struct JsonRpcBatch *out);
+
+/**
+ * Ends the session's stream, and gives back in `*out` its last line when
+ * it had no LF, decided as `jsonrpc_session_feed` decides lines. The
+ * reader is then as new; the outstanding requests are kept.
+ *
+ * # Safety
+ * As for `jsonrpc_session_feed`.
+ */
+JsonRpcStatus jsonrpc_session_end(struct JsonRpcSession *session, struct JsonRpcBatch *out);
+
+/**
+ * Tells the session of a line written the other way, to the peer whose
+ * lines it reads (`line`, `len` read as by `jsonrpc_classify`): in the
+ * MCP profile a request's id is then outstanding until a response names
+ * it. Returns `JSONRPC_STATUS_OK`, `JSONRPC_STATUS_NULL_ARGUMENT` for a
+ * NULL `session` or a NULL `line` with a length, or
+ * `JSONRPC_STATUS_OUT_OF_MEMORY` (nothing changed).
+ *
+ * # Safety
+ * `session` is NULL or a live session that no other thread is using; a
+ * non-NULL `line` must be valid for reads of `len` bytes.
+ */
+JsonRpcStatus jsonrpc_session_sent(struct JsonRpcSession *session, const uint8_t *line, size_t len);
+
+/**
+ * What to do instead when the receiving SDK's own decoder refused a line
+ * this session handed on (SPEC §10.4; a fault of the profile, to be logged
+ * at error level): for a request, `JSONRPC_ACTION_ANSWER` with the
+ * `-32600` reply; for a response with a string or integer id,
+ * `JSONRPC_ACTION_SUBSTITUTE` with its substitute; otherwise
+ * `JSONRPC_ACTION_DROP`. Written to `*out`, whose `text` the caller frees
+ * with `jsonrpc_string_free`.
+ *
+ * Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
+ * `session` or `out` is NULL or `line` is NULL with a length;
+ * `JSONRPC_STATUS_OUT_OF_MEMORY`. On any status but OK, `*out` (if not
+ * NULL) is `JSONRPC_ACTION_NONE` with no text.
+ *
+ * # Safety
+ * `session` is NULL or a live session that no other thread is using; a
+ * non-NULL `line` must be valid for reads of `len` bytes; a non-NULL
+ * `out` valid for writing one `JsonRpcDecision`.
+ */
+JsonRpcStatus jsonrpc_session_refused(struct JsonRpcSession *session,
+                                      const uint8_t *line,
+                                      size_t len,
+                                      struct JsonRpcDecision *out);
+
+/**
+ * How many requests written the other way (`jsonrpc_session_sent`) are
+ * still waiting for a response; 0 for a NULL `session`.
+ *
+ * # Safety
+ * `session` is NULL or a live session that no other thread is using.
+ */
+size_t jsonrpc_session_outstanding(const struct JsonRpcSession *session);
+
+/**
+ * Frees a session and everything it holds (its last batch included).
+ * NULL is ignored.
+ *
+ * # Safety
+ * `session` is NULL or a session from `jsonrpc_session_new` that has not
+ * been freed and that no other thread is using.
+ */
+void jsonrpc_session_free(struct JsonRpcSession *session);
 
 /**
  * Frees a string the library returned, and sets it to `{NULL, 0}` so that a

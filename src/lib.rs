@@ -20,13 +20,18 @@ pub mod reader;
 pub mod reply;
 pub mod rules;
 pub mod scan;
+pub mod session;
 
 pub use fallible::OutOfMemory;
 pub use log_text::{LOG_VALUE_MAX_UNITS, log_value};
 pub use reader::{Batch, DEFAULT_MAX_LINE, Line, Reader, TOO_LONG};
 pub use reply::{Role, UnknownRole, invalid_reply};
-pub use rules::{Classification, IdKind, InvalidRequest, Kind, Reason, Spans, classify, try_classify};
+pub use rules::{
+    Classification, IdKind, InvalidRequest, Kind, Profile, Reason, RequestFault, ResponseFault, Spans, UnknownProfile,
+    What, classify, try_classify,
+};
 pub use scan::{ParseError, Span, ValueKind};
+pub use session::{Action, Decision, Session};
 
 /// The library's version, as Cargo knows it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -9,7 +9,7 @@
 use std::ffi::CStr;
 
 use crate::fallible::{self, OutOfMemory};
-use crate::rules::{Classification, classify};
+use crate::rules::{Classification, Profile};
 
 /// The line limit a reader gets unless its host chooses one.
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
@@ -29,6 +29,7 @@ const KEPT_CAPACITY: usize = 1 << 20;
 #[derive(Debug)]
 pub struct Reader {
     max_line: usize,
+    profile: Profile,
     /// The last batch's lines, each with its LF, then the line not yet
     /// ended (from `pending`).
     buf: Vec<u8>,
@@ -99,10 +100,21 @@ impl Default for Reader {
 
 impl Reader {
     /// A reader for one stream whose lines may be `max_line` bytes long (LF
-    /// excluded); 0 means [`DEFAULT_MAX_LINE`].
+    /// excluded); 0 means [`DEFAULT_MAX_LINE`]. It classifies by the
+    /// JSON-RPC profile.
     pub fn new(max_line: usize) -> Reader {
+        Reader::with_profile(max_line, Profile::JsonRpc)
+    }
+
+    /// A reader, as [`Reader::new`] makes one, that classifies by `profile`.
+    pub fn with_profile(max_line: usize, profile: Profile) -> Reader {
         let max_line = if max_line == 0 { DEFAULT_MAX_LINE } else { max_line };
-        Reader { max_line, buf: Vec::new(), pending: 0, dropping: None, number: 0, found: Vec::new() }
+        Reader { max_line, profile, buf: Vec::new(), pending: 0, dropping: None, number: 0, found: Vec::new() }
+    }
+
+    /// The profile its lines are classified by.
+    pub fn profile(&self) -> Profile {
+        self.profile
     }
 
     /// The line limit.
@@ -178,7 +190,7 @@ impl Reader {
 
     /// The lines found since `before`.
     fn batch(&self, before: Mark) -> Batch<'_> {
-        Batch { buf: &self.buf, found: self.found.iter(), number: before.number + 1 }
+        Batch { buf: &self.buf, found: self.found.iter(), number: before.number + 1, profile: self.profile }
     }
 
     fn mark(&self) -> Mark {
@@ -264,6 +276,7 @@ pub struct Batch<'r> {
     buf: &'r [u8],
     found: std::slice::Iter<'r, Found>,
     number: u64,
+    profile: Profile,
 }
 
 impl<'r> Batch<'r> {
@@ -272,6 +285,11 @@ impl<'r> Batch<'r> {
     /// classifies them into memory of its own.
     pub(crate) fn parts(&self) -> (&'r [u8], &'r [Found], u64) {
         (self.buf, self.found.as_slice(), self.number)
+    }
+
+    /// The profile its lines are classified by.
+    pub fn profile(&self) -> Profile {
+        self.profile
     }
 }
 
@@ -285,7 +303,7 @@ impl<'r> Iterator for Batch<'r> {
         Some(match found {
             Found::Line { start, len } => {
                 let bytes = &self.buf[start..start + len];
-                Line::Complete { number, bytes, classification: classify(bytes) }
+                Line::Complete { number, bytes, classification: self.profile.classify(bytes) }
             }
             Found::TooLong { len } => Line::TooLong { number, len },
         })

@@ -5,7 +5,7 @@ use std::fmt::{self, Write};
 use std::str::FromStr;
 
 use crate::names::Name;
-use crate::rules::{Classification, InvalidRequest, Kind, with_article};
+use crate::rules::{Classification, InvalidRequest, Kind, Profile, Reason, RequestFault, with_article};
 use crate::scan::ValueKind;
 
 /// Which endpoint reads the line (SPEC §4).
@@ -54,6 +54,12 @@ impl FromStr for Role {
 
 const PARSE_ERROR: i32 = -32700;
 const INVALID_REQUEST: i32 = -32600;
+const INTERNAL_ERROR: i32 = -32603;
+
+/// The substitute's message (SPEC §10.3).
+const SUBSTITUTE_MESSAGE: &str = "Internal error: the peer's response to this request is not valid MCP";
+/// The reply's message for a request an SDK's decoder refused (SPEC §10.4).
+const REFUSED_MESSAGE: &str = "Invalid Request: the receiving MCP SDK cannot read this request";
 
 /// What an owed reply says, before it is written.
 #[derive(Debug, Clone, Copy)]
@@ -71,6 +77,23 @@ pub(crate) enum Message {
     NotObject(ValueKind),
     /// The same text as the line's reason.
     InvalidRequest(InvalidRequest),
+    /// The same text as the line's reason (the MCP profile's).
+    McpRequest(RequestFault),
+}
+
+impl Message {
+    /// The text of a fixed message.
+    pub(crate) fn fixed(self) -> Option<&'static str> {
+        match self {
+            Message::Fixed(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Whether the message is the text of the line's reason.
+    pub(crate) fn is_reason(self) -> bool {
+        matches!(self, Message::InvalidRequest(_) | Message::McpRequest(_))
+    }
 }
 
 impl fmt::Display for Message {
@@ -81,11 +104,18 @@ impl fmt::Display for Message {
                 write!(f, "Invalid Request: a message must be an object, not {}", with_article(*kind))
             }
             Message::InvalidRequest(fault) => fault.fmt(f),
+            Message::McpRequest(fault) => fault.fmt(f),
         }
     }
 }
 
-impl Owed<'_> {
+impl<'c> Owed<'c> {
+    /// The substitute for an invalid response to the request `id` (SPEC
+    /// §10.3).
+    pub(crate) fn substitute(id: &'c str) -> Owed<'c> {
+        Owed { id, code: INTERNAL_ERROR, message: Message::Fixed(SUBSTITUTE_MESSAGE) }
+    }
+
     /// Writes `{"jsonrpc":"2.0","id":<ID>,"error":{"code":<CODE>,"message":<MESSAGE>}}`
     /// with `message`, the text of `self.message`.
     pub(crate) fn write(&self, message: &str, out: &mut impl Write) -> fmt::Result {
@@ -110,10 +140,11 @@ impl Classification<'_> {
     #[inline]
     pub(crate) fn owed(&self, role: Role) -> Option<Owed<'_>> {
         let (code, message) = match (self.kind, role) {
-            (Kind::InvalidRequest, _) => {
-                let Some(crate::Reason::InvalidRequest(fault)) = self.reason else { return None };
-                (INVALID_REQUEST, Message::InvalidRequest(fault))
-            }
+            (Kind::InvalidRequest, _) => match self.reason {
+                Some(Reason::InvalidRequest(fault)) => (INVALID_REQUEST, Message::InvalidRequest(fault)),
+                Some(Reason::McpRequest(fault)) => (INVALID_REQUEST, Message::McpRequest(fault)),
+                _ => return None,
+            },
             (Kind::ParseError, Role::Server) => (PARSE_ERROR, Message::Fixed("Parse error")),
             (Kind::Batch, Role::Server) => {
                 (INVALID_REQUEST, Message::Fixed("Invalid Request: this server doesn't accept batches"))
@@ -122,15 +153,47 @@ impl Classification<'_> {
             _ => return None,
         };
         let id = match self.kind {
-            Kind::InvalidRequest => self.id.filter(|_| self.id_kind.is_echoable()).unwrap_or("null"),
+            Kind::InvalidRequest => self.echoed_id(),
             _ => "null",
         };
         Some(Owed { id, code, message })
     }
+
+    /// The id a reply to this line carries: its exact text when it is a
+    /// string or a number, `null` otherwise (SPEC §4).
+    fn echoed_id(&self) -> &str {
+        self.id.filter(|_| self.id_kind.is_echoable()).unwrap_or("null")
+    }
+
+    /// The substitute of an `invalid_response` whose id is an MCP id
+    /// (SPEC §10.3), or `None`.
+    pub fn substitute(&self) -> Option<String> {
+        Some(owed_text(&self.substituted()?))
+    }
+
+    /// What the substitute says, or `None` when the line has none.
+    #[inline]
+    pub(crate) fn substituted(&self) -> Option<Owed<'_>> {
+        Some(Owed::substitute(self.id.filter(|_| self.has_substitute())?))
+    }
+
+    /// What to send in place of this line when the receiving SDK's own
+    /// decoder refused it although the profile calls it a message (SPEC
+    /// §10.4): for a request, the reply to its sender; for a response with
+    /// an MCP id, its substitute, to hand on; `None` for anything else.
+    pub(crate) fn refused(&self) -> Option<Owed<'_>> {
+        match self.kind {
+            Kind::Request => {
+                Some(Owed { id: self.echoed_id(), code: INVALID_REQUEST, message: Message::Fixed(REFUSED_MESSAGE) })
+            }
+            Kind::Response if self.id_kind.is_echoable() => Some(Owed::substitute(self.id?)),
+            _ => None,
+        }
+    }
 }
 
 #[cold]
-fn owed_text(owed: &Owed<'_>) -> String {
+pub(crate) fn owed_text(owed: &Owed<'_>) -> String {
     let message = owed.message.to_string();
     let mut out = String::with_capacity(56 + owed.id.len() + message.len());
     let _ = owed.write(&message, &mut out);
@@ -153,9 +216,16 @@ fn write_json_string(out: &mut impl Write, text: &str) -> fmt::Result {
     out.write_char('"')
 }
 
-/// The reply owed for `line` in `role` (SPEC §4).
+/// The reply owed for `line` in `role` (SPEC §4), in the JSON-RPC profile.
 pub fn invalid_reply(line: &[u8], role: Role) -> Option<String> {
-    crate::classify(line).reply(role)
+    Profile::JsonRpc.invalid_reply(line, role)
+}
+
+impl Profile {
+    /// The reply owed for `line` in `role` by this profile (SPEC §4, §10).
+    pub fn invalid_reply(self, line: &[u8], role: Role) -> Option<String> {
+        self.classify(line).reply(role)
+    }
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@ use super::guard::guard;
 use super::input::{InputError, bytes};
 use super::text::{Block, Counter, Formatted, JsonRpcStr, Place};
 use crate::fallible::OutOfMemory;
-use crate::reply::{Message, Owed};
+use crate::reply::Owed;
 use crate::rules::{Classification, IdKind, Kind, classify_undecoded};
-use crate::{Role, Span};
+use crate::{Profile, Role, Span};
 
 /// What a line is (SPEC §2). Values are fixed and never reused.
 #[repr(u32)]
@@ -32,6 +32,9 @@ pub enum JsonRpcKind {
     /// held whole, owed no reply in either role, and carrying nothing else.
     /// `jsonrpc_classify` never gives it.
     JSONRPC_KIND_TOO_LONG = 10,
+    /// A response the MCP profile refuses (SPEC §10.3): never answered; it
+    /// may carry a `substitute`. Only the MCP profile gives it.
+    JSONRPC_KIND_INVALID_RESPONSE = 11,
 }
 
 /// What the `id` member holds (SPEC §3). Values are fixed and never reused.
@@ -109,6 +112,10 @@ pub struct JsonRpcClassification {
     pub reply_server: JsonRpcStr,
     /// The reply a client owes for this line, or absent for none.
     pub reply_client: JsonRpcStr,
+    /// For a `JSONRPC_KIND_INVALID_RESPONSE` whose id is an MCP id, the
+    /// error response to hand on in the line's place so that the request
+    /// it answers fails at once (SPEC §10.3); absent otherwise.
+    pub substitute: JsonRpcStr,
     /// Private to the library: the one allocation that holds the strings
     /// above, or NULL when the result owns no memory (no strings, or strings
     /// in the caller's scratch buffer; see `jsonrpc_classify_into`). Never
@@ -130,6 +137,7 @@ impl JsonRpcClassification {
         reason: JsonRpcStr::ABSENT,
         reply_server: JsonRpcStr::ABSENT,
         reply_client: JsonRpcStr::ABSENT,
+        substitute: JsonRpcStr::ABSENT,
         id_span: JsonRpcSpan { offset: 0, len: 0 },
         method_span: JsonRpcSpan { offset: 0, len: 0 },
         params_span: JsonRpcSpan { offset: 0, len: 0 },
@@ -139,8 +147,15 @@ impl JsonRpcClassification {
     };
 
     /// The classification's strings, for a caller that moves them.
-    pub(super) fn strings_mut(&mut self) -> [&mut JsonRpcStr; 5] {
-        [&mut self.id, &mut self.method, &mut self.reason, &mut self.reply_server, &mut self.reply_client]
+    pub(super) fn strings_mut(&mut self) -> [&mut JsonRpcStr; 6] {
+        [
+            &mut self.id,
+            &mut self.method,
+            &mut self.reason,
+            &mut self.reply_server,
+            &mut self.reply_client,
+            &mut self.substitute,
+        ]
     }
 
     /// A failed call's result, with a static reason.
@@ -153,6 +168,7 @@ impl JsonRpcClassification {
         JsonRpcClassification::failed(match failure {
             Failure::OutOfMemory => c"out of memory",
             Failure::NullArgument => c"a NULL argument",
+            Failure::UnknownProfile => c"unknown profile",
             Failure::Internal(why) => why,
         })
     }
@@ -169,13 +185,14 @@ impl JsonRpcClassification {
     pub(super) unsafe fn write_line(
         ptr: *const u8,
         len: usize,
+        profile: Profile,
         scratch: Option<(*mut u8, usize)>,
         out: &mut MaybeUninit<JsonRpcClassification>,
     ) -> Result<(), Failure> {
         // SAFETY: passed on from the caller.
         match unsafe { bytes(ptr, len) } {
             // The classification is used where it is made, not moved.
-            Ok(line) => JsonRpcClassification::write(&classify_undecoded(line)?, None, scratch, out),
+            Ok(line) => JsonRpcClassification::write(&classify_undecoded(line, profile)?, None, scratch, out),
             Err(error) => JsonRpcClassification::write_unreadable(error, scratch, out),
         }
     }
@@ -220,7 +237,7 @@ impl JsonRpcClassification {
     #[inline(always)]
     pub(super) fn with_strings(
         c: &Classification<'_>,
-        [id, method, reason, reply_server, reply_client]: [JsonRpcStr; 5],
+        [id, method, reason, reply_server, reply_client, substitute]: [JsonRpcStr; 6],
         storage: *mut c_void,
     ) -> JsonRpcClassification {
         JsonRpcClassification {
@@ -235,6 +252,7 @@ impl JsonRpcClassification {
             reason,
             reply_server,
             reply_client,
+            substitute,
             id_span: span(c.spans.id),
             method_span: span(c.spans.method),
             params_span: span(c.spans.params),
@@ -251,6 +269,8 @@ pub(super) enum Failure {
     OutOfMemory,
     /// A pointer the call needs was NULL (only calls with a status say so).
     NullArgument,
+    /// A profile value that is no profile.
+    UnknownProfile,
     Internal(&'static std::ffi::CStr),
 }
 
@@ -265,6 +285,7 @@ impl Failure {
         match self {
             Failure::OutOfMemory => JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY,
             Failure::NullArgument => JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT,
+            Failure::UnknownProfile => JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_PROFILE,
             Failure::Internal(_) => JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         }
     }
@@ -296,6 +317,8 @@ struct Method<'c> {
 pub(super) struct Unusual<'c> {
     reason: Option<Formatted>,
     replies: Option<Replies<'c>>,
+    /// An `invalid_response`'s substitute, and its length.
+    substitute: Option<(Owed<'c>, usize)>,
 }
 
 /// The replies a line is owed, and their one message.
@@ -338,7 +361,7 @@ impl<'c> Texts<'c> {
     /// Places each string, in the order of the result's fields (which is
     /// also the order the scratch layout promises).
     #[inline(always)]
-    pub(super) fn place(&self, place: &mut impl Place) -> [JsonRpcStr; 5] {
+    pub(super) fn place(&self, place: &mut impl Place) -> [JsonRpcStr; 6] {
         let id = self.id.map_or(JsonRpcStr::ABSENT, |id| place.place_text(id.as_bytes()));
         let method = self.method.as_ref().map_or(JsonRpcStr::ABSENT, |m| {
             if !m.escaped {
@@ -346,11 +369,11 @@ impl<'c> Texts<'c> {
             }
             place.place(m.len, |to| crate::scan::decode(m.raw, |piece| copy(to, piece)))
         });
-        let [reason, server, client] = match self.unusual {
-            None => [JsonRpcStr::ABSENT; 3],
+        let [reason, server, client, substitute] = match self.unusual {
+            None => [JsonRpcStr::ABSENT; 4],
             Some(unusual) => unusual.place(place),
         };
-        [id, method, reason, server, client]
+        [id, method, reason, server, client, substitute]
     }
 }
 
@@ -360,7 +383,10 @@ impl<'c> Unusual<'c> {
     #[inline(always)]
     fn needed(c: &Classification<'_>, input_error: Option<InputError>) -> bool {
         input_error.is_some()
-            || matches!(c.kind, Kind::ParseError | Kind::InvalidRequest | Kind::Batch | Kind::NotObject)
+            || matches!(
+                c.kind,
+                Kind::ParseError | Kind::InvalidRequest | Kind::Batch | Kind::NotObject | Kind::InvalidResponse
+            )
     }
 
     /// The reason and the replies. `None` only if a text outgrew the room
@@ -372,13 +398,17 @@ impl<'c> Unusual<'c> {
             (None, Some(reason)) => Some(Formatted::of(&reason)?),
             (None, None) => None,
         };
-        let mut unusual = Unusual { reason, replies: None };
+        let substitute = c.substituted().and_then(|owed| {
+            let mut counter = Counter::default();
+            owed.write(owed.message.fixed()?, &mut counter).ok().map(|()| (owed, counter.0))
+        });
+        let mut unusual = Unusual { reason, replies: None, substitute };
         let (server, client) = (c.owed(Role::Server), c.owed(Role::Client));
         let Some(any) = server.or(client) else {
             return Some(unusual);
         };
         let message = match (any.message, &unusual.reason) {
-            (Message::InvalidRequest(_), Some(_)) => None,
+            (message, Some(_)) if message.is_reason() => None,
             (message, _) => Some(Formatted::of(&message)?),
         };
         let mut replies = Replies { message, server: None, client: None };
@@ -400,16 +430,22 @@ impl<'c> Unusual<'c> {
         len(self.reason.as_ref().map(|r| r.as_str().len()))
             + len(replies.and_then(|r| r.server.as_ref()).map(|s| s.1))
             + len(replies.and_then(|r| r.client.as_ref()).map(|c| c.1))
+            + len(self.substitute.as_ref().map(|s| s.1))
     }
 
     #[cold]
-    fn place(&self, place: &mut impl Place) -> [JsonRpcStr; 3] {
+    fn place(&self, place: &mut impl Place) -> [JsonRpcStr; 4] {
         let reason = self.reason.as_ref().map_or(JsonRpcStr::ABSENT, |r| {
             let text = r.as_str();
             place.place(text.len(), |to| copy(to, text))
         });
         let Some(replies) = &self.replies else {
-            return [reason, JsonRpcStr::ABSENT, JsonRpcStr::ABSENT];
+            let substitute = self.substitute.as_ref().map_or(JsonRpcStr::ABSENT, |(owed, len)| {
+                place.place(*len, |to| {
+                    let _ = owed.write(owed.message.fixed().unwrap_or_default(), to);
+                })
+            });
+            return [reason, JsonRpcStr::ABSENT, JsonRpcStr::ABSENT, substitute];
         };
         let message = replies.message.as_ref().or(self.reason.as_ref()).map_or("", Formatted::as_str);
         let mut reply = |owed: &Option<(Owed<'_>, usize)>| {
@@ -419,7 +455,8 @@ impl<'c> Unusual<'c> {
                 })
             })
         };
-        [reason, reply(&replies.server), reply(&replies.client)]
+        // A line owed a reply is no response, so it has no substitute.
+        [reason, reply(&replies.server), reply(&replies.client), JsonRpcStr::ABSENT]
     }
 }
 
@@ -439,6 +476,7 @@ pub(super) fn kind(kind: Kind) -> JsonRpcKind {
         Kind::Notification => JsonRpcKind::JSONRPC_KIND_NOTIFICATION,
         Kind::Response => JsonRpcKind::JSONRPC_KIND_RESPONSE,
         Kind::NotJsonRpc => JsonRpcKind::JSONRPC_KIND_NOT_JSONRPC,
+        Kind::InvalidResponse => JsonRpcKind::JSONRPC_KIND_INVALID_RESPONSE,
     }
 }
 
@@ -458,7 +496,8 @@ fn span(span: Option<Span>) -> JsonRpcSpan {
     span.map_or(JsonRpcSpan { offset: 0, len: 0 }, |s| JsonRpcSpan { offset: s.offset, len: s.len })
 }
 
-/// Classifies one line (SPEC §2, §3).
+/// Classifies one line (SPEC §2, §3) by `profile`, a `JsonRpcProfile`
+/// value (SPEC §10 for `JSONRPC_PROFILE_MCP`).
 ///
 /// `line` points to `len` bytes, which need not be NUL-terminated and may
 /// contain NUL bytes; they are only read, never past `len`, and not kept
@@ -468,21 +507,25 @@ fn span(span: Option<Span>) -> JsonRpcSpan {
 ///
 /// Returns a result the caller owns: free it with
 /// `jsonrpc_classification_free`. Its kind is `JSONRPC_KIND_NONE` only when
-/// the call failed inside the library: its `reason` is then "out of
-/// memory", or names a caught internal fault.
+/// the call failed: its `reason` is then "unknown profile" (for a
+/// `profile` that is no `JsonRpcProfile`), "out of memory", or names a
+/// caught internal fault.
 ///
 /// Thread-safe: no state is shared between calls.
 ///
 /// # Safety
 /// A non-NULL `line` must be valid for reads of `len` bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRpcClassification {
+pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize, profile: u32) -> JsonRpcClassification {
     guard(
         || JsonRpcClassification::failed(c"internal error in jsonrpc_classify"),
         || {
+            let Some(profile) = super::profile::profile(profile) else {
+                return JsonRpcClassification::of_failure(Failure::UnknownProfile);
+            };
             let mut out = MaybeUninit::uninit();
             // SAFETY: passed on from the caller; no scratch.
-            match unsafe { JsonRpcClassification::write_line(line, len, None, &mut out) } {
+            match unsafe { JsonRpcClassification::write_line(line, len, profile, None, &mut out) } {
                 // SAFETY: `write_line` wrote `out`, as it does when it
                 // succeeds.
                 Ok(()) => unsafe { out.assume_init() },
@@ -504,7 +547,8 @@ pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRp
 ///
 /// Strings in `scratch` stand back to back from its first byte, each
 /// followed by its NUL, in the order `id`, `method`, `reason`,
-/// `reply_server`, `reply_client` (absent ones take no room), so a binding
+/// `reply_server`, `reply_client`, `substitute` (absent ones take no
+/// room), so a binding
 /// can copy the used bytes in one piece and find each string by the
 /// lengths alone.
 ///
@@ -515,7 +559,9 @@ pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRp
 /// Whatever `*out` held before is overwritten, not freed.
 ///
 /// Returns `JSONRPC_STATUS_NULL_ARGUMENT` when `out` is NULL (nothing is
-/// written), and `JSONRPC_STATUS_OK` otherwise; when memory runs out,
+/// written), `JSONRPC_STATUS_UNKNOWN_PROFILE` for a `profile` that is no
+/// `JsonRpcProfile` (with `*out` set to `JSONRPC_KIND_NONE` and its
+/// reason), and `JSONRPC_STATUS_OK` otherwise; when memory runs out,
 /// `JSONRPC_STATUS_OUT_OF_MEMORY`, and a caught fault inside the library
 /// `JSONRPC_STATUS_INTERNAL_ERROR`, each with `*out` set to
 /// `JSONRPC_KIND_NONE` and its reason. Thread-safe for distinct `out` and
@@ -529,6 +575,7 @@ pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize) -> JsonRp
 pub unsafe extern "C" fn jsonrpc_classify_into(
     line: *const u8,
     len: usize,
+    profile: u32,
     out: *mut JsonRpcClassification,
     scratch: *mut u8,
     scratch_len: usize,
@@ -548,8 +595,13 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
             // contract, and `MaybeUninit` has the same layout; the result is
             // written there whole, never read first.
             let slot = unsafe { &mut *out.cast::<MaybeUninit<JsonRpcClassification>>() };
+            let Some(profile) = super::profile::profile(profile) else {
+                slot.write(JsonRpcClassification::of_failure(Failure::UnknownProfile));
+                return Failure::UnknownProfile.status();
+            };
             // SAFETY: `line` and `scratch` are passed on from the caller.
-            match unsafe { JsonRpcClassification::write_line(line, len, Some((scratch, scratch_len)), slot) } {
+            let scratch = Some((scratch, scratch_len));
+            match unsafe { JsonRpcClassification::write_line(line, len, profile, scratch, slot) } {
                 Ok(()) => JsonRpcStatus::JSONRPC_STATUS_OK,
                 Err(failure) => {
                     slot.write(JsonRpcClassification::of_failure(failure));

@@ -19,8 +19,10 @@ mod guard;
 mod input;
 mod log_value;
 mod names;
+mod profile;
 mod reader;
 mod reply;
+mod session;
 mod text;
 mod version;
 
@@ -32,13 +34,18 @@ pub use classification::{
 pub use guard::PANIC_TEST_INPUT;
 pub use log_value::jsonrpc_log_value;
 pub use names::{
-    jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_is_message, jsonrpc_kind_name, jsonrpc_role_name,
-    jsonrpc_status_name,
+    jsonrpc_action_name, jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_is_message, jsonrpc_kind_name,
+    jsonrpc_profile_name, jsonrpc_role_name, jsonrpc_status_name,
 };
+pub use profile::JsonRpcProfile;
 pub use reader::{
     JsonRpcBatch, JsonRpcLine, JsonRpcReader, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free,
     jsonrpc_reader_new,
 };
 pub use reply::{JsonRpcReply, JsonRpcRole, jsonrpc_invalid_reply};
+pub use session::{
+    JsonRpcAction, JsonRpcDecision, JsonRpcSession, jsonrpc_session_end, jsonrpc_session_feed, jsonrpc_session_free,
+    jsonrpc_session_new, jsonrpc_session_outstanding, jsonrpc_session_refused, jsonrpc_session_sent,
+};
 pub use text::{JsonRpcStr, JsonRpcString, jsonrpc_string_free};
 pub use version::{JSONRPC_ABI_VERSION, JsonRpcStatus, jsonrpc_abi_version, jsonrpc_version};

@@ -8,7 +8,7 @@ use crate::reader::TOO_LONG_C;
 use crate::{IdKind, Kind};
 
 /// Every kind a line can have.
-const KINDS: [Kind; 9] = [
+const KINDS: [Kind; 10] = [
     Kind::Empty,
     Kind::ParseError,
     Kind::Batch,
@@ -18,6 +18,7 @@ const KINDS: [Kind; 9] = [
     Kind::Notification,
     Kind::Response,
     Kind::NotJsonRpc,
+    Kind::InvalidResponse,
 ];
 
 /// The name of a `JsonRpcKind` value as the vectors spell it (`"request"`,
@@ -74,9 +75,29 @@ pub extern "C" fn jsonrpc_status_name(status: u32) -> *const c_char {
         s if s == JSONRPC_STATUS_NULL_ARGUMENT as u32 => c"null_argument",
         s if s == JSONRPC_STATUS_OUT_OF_MEMORY as u32 => c"out_of_memory",
         s if s == JSONRPC_STATUS_INTERNAL_ERROR as u32 => c"internal_error",
+        s if s == JSONRPC_STATUS_UNKNOWN_PROFILE as u32 => c"unknown_profile",
         _ => return std::ptr::null(),
     };
     name.as_ptr()
+}
+
+/// The name of a `JsonRpcProfile` value (`"jsonrpc"`, `"mcp"`): static,
+/// NULL for no profile. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_profile_name(profile: u32) -> *const c_char {
+    super::profile::profile(profile).map_or(std::ptr::null(), |p| p.c_name().as_ptr())
+}
+
+/// The name of a `JsonRpcAction` value, as records spell it
+/// (`"forwarded"`, `"answered"`, `"substituted"`, `"attributed"`,
+/// `"dropped"`, `"diverted"`): static, NULL for no action
+/// (`JSONRPC_ACTION_NONE` included). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_action_name(action: u32) -> *const c_char {
+    crate::Action::ALL
+        .into_iter()
+        .find(|&a| super::session::action(a) as u32 == action)
+        .map_or(std::ptr::null(), |a| a.c_name().as_ptr())
 }
 
 /// The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.
@@ -99,9 +120,14 @@ mod tests {
         assert_eq!(name(0), None);
         assert_eq!(name(6), Some("request"));
         assert_eq!(name(10), Some("too_long"));
-        assert_eq!(name(11), None);
+        assert_eq!(name(11), Some("invalid_response"));
+        assert_eq!(name(12), None);
         assert!(jsonrpc_id_kind_name(7).is_null() && !jsonrpc_id_kind_name(0).is_null());
         assert!(jsonrpc_role_name(0).is_null() && !jsonrpc_role_name(2).is_null());
-        assert!(jsonrpc_status_name(5).is_null() && !jsonrpc_status_name(4).is_null());
+        assert!(jsonrpc_status_name(6).is_null() && !jsonrpc_status_name(5).is_null());
+        assert!(jsonrpc_profile_name(0).is_null() && !jsonrpc_profile_name(2).is_null());
+        assert!(jsonrpc_profile_name(3).is_null());
+        assert!(jsonrpc_action_name(0).is_null() && !jsonrpc_action_name(6).is_null());
+        assert!(jsonrpc_action_name(7).is_null());
     }
 }

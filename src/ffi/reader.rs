@@ -1,12 +1,18 @@
 use std::ffi::c_char;
+use std::fmt::Write as _;
 
 use super::JsonRpcStatus;
 use super::classification::{Failure, JsonRpcClassification, JsonRpcKind, Texts};
 use super::guard::guard;
 use super::input::bytes;
+use super::session::{JsonRpcAction, action};
+use super::text::{Counter, JsonRpcStr};
+use crate::Role;
 use crate::fallible::OutOfMemory;
 use crate::reader::{Batch, Found, Reader};
+use crate::reply::Owed;
 use crate::rules::classify_undecoded;
+use crate::session::{Action, Session, Verdict, attributed, notes};
 
 /// A stream reader (SPEC §6): it takes a stream's bytes as they are read
 /// and hands back each line they complete, classified. It owns the
@@ -19,11 +25,11 @@ use crate::rules::classify_undecoded;
 /// One stream, one reader; a reader may move between threads, but only one
 /// thread may use it at a time.
 pub struct JsonRpcReader {
-    reader: Reader,
+    pub(super) reader: Reader,
     /// The last batch's items and their strings, kept between calls so that
     /// a stream of short lines allocates nothing once they are big enough.
-    items: Vec<JsonRpcLine>,
-    texts: Vec<u8>,
+    pub(super) items: Vec<JsonRpcLine>,
+    pub(super) texts: Vec<u8>,
     /// A call is running, or one stopped at a caught internal fault, which
     /// may have left the reader half-changed: then every later call fails.
     busy: bool,
@@ -39,6 +45,16 @@ pub struct JsonRpcReader {
 /// first byte and its strings in the batch's `texts` (its `storage` is
 /// NULL: it owns nothing). A line over the limit has the kind
 /// `JSONRPC_KIND_TOO_LONG`, an `offset` of 0, and nothing else.
+///
+/// A line read by a `JsonRpcSession` also carries what to do with it
+/// (SPEC §8 to §10): `action`, with `action_text` (for
+/// `JSONRPC_ACTION_ANSWER` the reply to write back to the line's sender;
+/// for `JSONRPC_ACTION_SUBSTITUTE` and `JSONRPC_ACTION_ATTRIBUTE` the line
+/// to hand on in this one's place; absent otherwise) and `note` (why, for
+/// every action but `JSONRPC_ACTION_FORWARD`: a static NUL-terminated text
+/// for a log record; NULL otherwise). `action_text` lives as long as the
+/// batch. A plain reader's lines have `JSONRPC_ACTION_NONE`, no text, no
+/// note.
 #[repr(C)]
 #[derive(Debug)]
 pub struct JsonRpcLine {
@@ -46,6 +62,9 @@ pub struct JsonRpcLine {
     pub offset: usize,
     pub len: usize,
     pub classification: JsonRpcClassification,
+    pub action: JsonRpcAction,
+    pub action_text: JsonRpcStr,
+    pub note: *const c_char,
 }
 
 /// The lines one call of a reader completed, in order: `count` items at
@@ -55,9 +74,12 @@ pub struct JsonRpcLine {
 /// the last line of a stream that had none). Every string of their
 /// classifications stands in `texts` (`texts_len` bytes: the strings of
 /// the first item, then of the next, each followed by its NUL, in the order
-/// `id`, `method`, `reason`, `reply_server`, `reply_client`). So a binding
-/// can copy a batch in three pieces and find each line and each string by
-/// the lengths alone.
+/// `id`, `method`, `reason`, `reply_server`, `reply_client`,
+/// `substitute`). So a binding can copy a batch in three pieces and find
+/// each line and each string by the lengths alone. (A session's
+/// `action_text` is one of those strings, or, for an attributed line and a
+/// substitute made for a request that named no id, a string of the
+/// session's own, outside `texts`.)
 ///
 /// Borrowed: everything a batch points to belongs to the reader and stays
 /// valid until the reader's next call (feed, end or free). Pointers of an
@@ -74,7 +96,7 @@ pub struct JsonRpcBatch {
 }
 
 impl JsonRpcBatch {
-    const EMPTY: JsonRpcBatch = JsonRpcBatch {
+    pub(super) const EMPTY: JsonRpcBatch = JsonRpcBatch {
         items: std::ptr::null(),
         count: 0,
         bytes: std::ptr::null(),
@@ -84,32 +106,71 @@ impl JsonRpcBatch {
     };
 }
 
+/// A session's part in filling a batch: the session, and the texts of its
+/// own it writes (attributed lines and substitutes for another id).
+pub(super) struct Deciding<'s> {
+    pub session: &'s mut Session,
+    pub own: &'s mut Vec<u8>,
+}
+
+/// Where a decided line's `action_text` stands until the batch's strings
+/// are in place.
+#[derive(Clone, Copy)]
+enum TextAt {
+    None,
+    Reply,
+    Substitute,
+    /// At this offset-form string in the session's own texts.
+    Own(JsonRpcStr),
+}
+
 impl JsonRpcReader {
     /// Classifies a batch's lines into `items` and `texts`, and describes
-    /// them in a `JsonRpcBatch`.
-    fn fill(items: &mut Vec<JsonRpcLine>, texts: &mut Vec<u8>, batch: Batch<'_>) -> Result<JsonRpcBatch, Failure> {
+    /// them in a `JsonRpcBatch`; with a session, decides each line's
+    /// action too.
+    pub(super) fn fill(
+        items: &mut Vec<JsonRpcLine>,
+        texts: &mut Vec<u8>,
+        batch: Batch<'_>,
+        mut deciding: Option<Deciding<'_>>,
+    ) -> Result<JsonRpcBatch, Failure> {
         items.clear();
         texts.clear();
+        if let Some(d) = deciding.as_mut() {
+            d.own.clear();
+        }
+        let profile = batch.profile();
         let (buf, found, first) = batch.parts();
         items.try_reserve(found.len()).map_err(OutOfMemory::from)?;
         // Each item is written straight into its slot.
         for ((number, &found), slot) in (first..).zip(found).zip(items.spare_capacity_mut()) {
             match found {
                 Found::Line { start, len } => {
-                    let c = classify_undecoded(&buf[start..start + len])?;
+                    let line = &buf[start..start + len];
+                    let c = classify_undecoded(line, profile)?;
                     let mut unusual = None;
                     let strings = Texts::of(&c, None, &mut unusual)?;
                     texts.try_reserve(strings.size()).map_err(OutOfMemory::from)?;
                     let placed = strings.place(texts);
                     let classification = JsonRpcClassification::with_strings(&c, placed, std::ptr::null_mut());
-                    slot.write(JsonRpcLine { number, offset: start, len, classification });
+                    let (verdict, at) = match deciding.as_mut() {
+                        None => (None, TextAt::None),
+                        Some(d) => {
+                            let verdict = d.session.verdict(&c)?;
+                            let at = text_at(&verdict, d, &c, line)?;
+                            (Some(verdict), at)
+                        }
+                    };
+                    slot.write(JsonRpcLine::decided(number, start, len, classification, verdict.as_ref(), at));
                 }
                 Found::TooLong { len } => {
                     let classification = JsonRpcClassification {
                         kind: JsonRpcKind::JSONRPC_KIND_TOO_LONG,
                         ..JsonRpcClassification::NONE
                     };
-                    slot.write(JsonRpcLine { number, offset: 0, len, classification });
+                    let too_long = Verdict { action: Action::Drop, note: Some(notes::TOO_LONG), id: None };
+                    let verdict = deciding.as_ref().map(|_| &too_long);
+                    slot.write(JsonRpcLine::decided(number, 0, len, classification, verdict, TextAt::None));
                 }
             }
         }
@@ -121,6 +182,24 @@ impl JsonRpcReader {
         let base = texts.as_ptr().cast::<c_char>();
         for string in items.iter_mut().flat_map(|item| item.classification.strings_mut()) {
             *string = string.at(base);
+        }
+        if let Some(d) = deciding {
+            let own = d.own.as_ptr().cast::<c_char>();
+            for item in items.iter_mut() {
+                item.action_text = item.action_text.at(own);
+                match item.action {
+                    JsonRpcAction::JSONRPC_ACTION_ANSWER => {
+                        item.action_text = match d.session.role() {
+                            Role::Server => item.classification.reply_server,
+                            Role::Client => item.classification.reply_client,
+                        }
+                    }
+                    JsonRpcAction::JSONRPC_ACTION_SUBSTITUTE if item.action_text.ptr.is_null() => {
+                        item.action_text = item.classification.substitute;
+                    }
+                    _ => {}
+                }
+            }
         }
         let bytes_len = found.iter().rev().find_map(|found| match *found {
             Found::Line { start, len } => Some((start + len + 1).min(buf.len())),
@@ -141,7 +220,7 @@ impl JsonRpcReader {
     ///
     /// # Safety
     /// `reader` and `out` are NULL or valid, as the entry points require.
-    unsafe fn call(
+    pub(super) unsafe fn call(
         reader: *mut JsonRpcReader,
         out: *mut JsonRpcBatch,
         body: impl FnOnce(&mut JsonRpcReader) -> Result<JsonRpcBatch, Failure>,
@@ -174,17 +253,101 @@ impl JsonRpcReader {
     }
 }
 
+impl JsonRpcLine {
+    /// A line's item, with what a session decided (`None`: no session).
+    /// Its `action_text` is the offset-form string of the session's own
+    /// texts, or absent until the batch's strings are in place.
+    fn decided(
+        number: u64,
+        offset: usize,
+        len: usize,
+        classification: JsonRpcClassification,
+        verdict: Option<&Verdict>,
+        at: TextAt,
+    ) -> JsonRpcLine {
+        let (action, note) = match verdict {
+            None => (JsonRpcAction::JSONRPC_ACTION_NONE, std::ptr::null()),
+            Some(v) => (action(v.action), v.note.map_or(std::ptr::null(), |n| n.as_ptr())),
+        };
+        let action_text = match at {
+            TextAt::Own(text) => text,
+            TextAt::None | TextAt::Reply | TextAt::Substitute => JsonRpcStr::ABSENT,
+        };
+        JsonRpcLine { number, offset, len, classification, action, action_text, note }
+    }
+}
+
+/// Where the text of `verdict` for the line `line` (classified `c`) will
+/// stand: a string of the batch's, or one written now to the session's own
+/// texts.
+fn text_at(
+    verdict: &Verdict,
+    d: &mut Deciding<'_>,
+    c: &crate::Classification<'_>,
+    line: &[u8],
+) -> Result<TextAt, Failure> {
+    Ok(match (verdict.action, verdict.id.as_deref()) {
+        (Action::Answer, _) => TextAt::Reply,
+        (Action::Substitute, None) => TextAt::Substitute,
+        (Action::Substitute, Some(id)) => {
+            let owed = Owed::substitute(id);
+            let message = owed.message.fixed().unwrap_or_default();
+            let mut size = Counter::default();
+            let _ = owed.write(message, &mut size);
+            TextAt::Own(own_text(d.own, size.0, |to| {
+                let _ = owed.write(message, to);
+            })?)
+        }
+        (Action::Attribute, Some(id)) => {
+            let parts = attributed(c, line, id).unwrap_or_default();
+            let size = parts.iter().map(|p| p.len()).sum();
+            TextAt::Own(own_text(d.own, size, |to| {
+                for part in parts {
+                    let _ = to.write_str(part);
+                }
+            })?)
+        }
+        _ => TextAt::None,
+    })
+}
+
+/// Places a text of `len` bytes, which `fill` writes, in a session's own
+/// texts.
+fn own_text(
+    own: &mut Vec<u8>,
+    len: usize,
+    fill: impl FnOnce(&mut super::text::Cursor<'_>),
+) -> Result<JsonRpcStr, Failure> {
+    use super::text::Place;
+    own.try_reserve(len + 1).map_err(OutOfMemory::from)?;
+    Ok(own.place(len, fill))
+}
+
 /// A new reader for one stream, whose lines may be `max_line` bytes long
-/// (LF excluded); 0 means the default, `jsonrpc_default_max_line()`.
+/// (LF excluded); 0 means the default, `jsonrpc_default_max_line()`; its
+/// lines are classified by `profile`, a `JsonRpcProfile` value.
 ///
 /// Returns a reader the caller owns and frees with `jsonrpc_reader_free`,
-/// or NULL when memory runs out. Thread-safe.
+/// or NULL when `profile` is no `JsonRpcProfile` or memory runs out.
+/// Thread-safe.
 #[unsafe(no_mangle)]
-pub extern "C" fn jsonrpc_reader_new(max_line: usize) -> *mut JsonRpcReader {
+pub extern "C" fn jsonrpc_reader_new(max_line: usize, profile: u32) -> *mut JsonRpcReader {
     guard(std::ptr::null_mut, || {
-        let reader = JsonRpcReader { reader: Reader::new(max_line), items: Vec::new(), texts: Vec::new(), busy: false };
+        let Some(profile) = super::profile::profile(profile) else { return std::ptr::null_mut() };
+        let reader = JsonRpcReader::new(max_line, profile);
         boxed(reader).unwrap_or(std::ptr::null_mut())
     })
+}
+
+impl JsonRpcReader {
+    pub(super) fn new(max_line: usize, profile: crate::Profile) -> JsonRpcReader {
+        JsonRpcReader {
+            reader: Reader::with_profile(max_line, profile),
+            items: Vec::new(),
+            texts: Vec::new(),
+            busy: false,
+        }
+    }
 }
 
 /// Hands the reader the next `len` bytes of its stream, as read, and gives
@@ -222,7 +385,7 @@ pub unsafe extern "C" fn jsonrpc_reader_feed(
                 // SAFETY: passed on from the caller.
                 let data = unsafe { bytes(data, len) }.map_err(|_| Failure::NullArgument)?;
                 let (items, texts) = (&mut r.items, &mut r.texts);
-                r.reader.feed_then(data, |batch| JsonRpcReader::fill(items, texts, batch))
+                r.reader.feed_then(data, |batch| JsonRpcReader::fill(items, texts, batch, None))
             };
             // SAFETY: passed on from the caller.
             unsafe { JsonRpcReader::call(reader, out, feed) }
@@ -246,7 +409,7 @@ pub unsafe extern "C" fn jsonrpc_reader_end(reader: *mut JsonRpcReader, out: *mu
         || {
             let end = |r: &mut JsonRpcReader| {
                 let (items, texts) = (&mut r.items, &mut r.texts);
-                r.reader.end_then(|batch| JsonRpcReader::fill(items, texts, batch))
+                r.reader.end_then(|batch| JsonRpcReader::fill(items, texts, batch, None))
             };
             // SAFETY: passed on from the caller.
             unsafe { JsonRpcReader::call(reader, out, end) }
@@ -276,7 +439,7 @@ pub unsafe extern "C" fn jsonrpc_reader_free(reader: *mut JsonRpcReader) {
 
 /// `value` moved to the heap, as `Box::into_raw(Box::new(value))` but
 /// failing instead of aborting; `Box::from_raw` frees it.
-fn boxed<T>(value: T) -> Result<*mut T, OutOfMemory> {
+pub(super) fn boxed<T>(value: T) -> Result<*mut T, OutOfMemory> {
     let layout = std::alloc::Layout::new::<T>();
     const { assert!(size_of::<T>() != 0) };
     // SAFETY: the layout has a non-zero size (asserted above).

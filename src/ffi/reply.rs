@@ -40,12 +40,15 @@ pub struct JsonRpcReply {
     pub text: JsonRpcString,
 }
 
-/// The one reply owed for a line by the endpoint in `role` (SPEC §4): a
-/// JSON-RPC error response, byte for byte, with no line break; or none.
+/// The one reply owed for a line by the endpoint in `role` (SPEC §4), by
+/// `profile` (SPEC §10 for `JSONRPC_PROFILE_MCP`): a JSON-RPC error
+/// response, byte for byte, with no line break; or none.
 ///
 /// `line` and `len` are read as by `jsonrpc_classify` (NULL with a non-zero
 /// length is a parse error). `role` is a `JsonRpcRole` value; any other
-/// value gives `JSONRPC_STATUS_UNKNOWN_ROLE` and no text. When memory runs
+/// value gives `JSONRPC_STATUS_UNKNOWN_ROLE` and no text; a `profile` that
+/// is no `JsonRpcProfile` gives `JSONRPC_STATUS_UNKNOWN_PROFILE` and no
+/// text (the role is checked first). When memory runs
 /// out the status is `JSONRPC_STATUS_OUT_OF_MEMORY`, with no text.
 ///
 /// The same text is in a classification's `reply_server` or `reply_client`;
@@ -54,7 +57,7 @@ pub struct JsonRpcReply {
 /// # Safety
 /// A non-NULL `line` must be valid for reads of `len` bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn jsonrpc_invalid_reply(line: *const u8, len: usize, role: u32) -> JsonRpcReply {
+pub unsafe extern "C" fn jsonrpc_invalid_reply(line: *const u8, len: usize, role: u32, profile: u32) -> JsonRpcReply {
     let failed = |status| JsonRpcReply { status, text: JsonRpcString::NONE };
     guard(
         || failed(JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR),
@@ -62,9 +65,12 @@ pub unsafe extern "C" fn jsonrpc_invalid_reply(line: *const u8, len: usize, role
             let Some(role) = self::role(role) else {
                 return failed(JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_ROLE);
             };
+            let Some(profile) = super::profile::profile(profile) else {
+                return failed(JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_PROFILE);
+            };
             // SAFETY: passed on from the caller.
             let c = match unsafe { bytes(line, len) } {
-                Ok(line) => match classify_undecoded(line) {
+                Ok(line) => match classify_undecoded(line, profile) {
                     Ok(c) => c,
                     Err(OutOfMemory) => return failed(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY),
                 },

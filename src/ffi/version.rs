@@ -10,7 +10,7 @@ use std::ffi::c_char;
 /// too-long line is `JSONRPC_KIND_TOO_LONG`; the names and the default line
 /// limit are exported (`jsonrpc_kind_name`, `jsonrpc_status_name`,
 /// `jsonrpc_default_max_line`, ...).
-pub const JSONRPC_ABI_VERSION: u32 = 2;
+pub const JSONRPC_ABI_VERSION: u32 = 3;
 
 /// How a call that returns a status went. Values are fixed and never reused.
 #[repr(u32)]
@@ -26,6 +26,8 @@ pub enum JsonRpcStatus {
     JSONRPC_STATUS_OUT_OF_MEMORY = 3,
     /// A fault inside the library, caught before it reached the caller.
     JSONRPC_STATUS_INTERNAL_ERROR = 4,
+    /// A profile value that is not a `JsonRpcProfile`.
+    JSONRPC_STATUS_UNKNOWN_PROFILE = 5,
 }
 
 /// The library's version, such as `"0.1.0"`: a static NUL-terminated string

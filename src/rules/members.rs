@@ -95,6 +95,9 @@ pub(crate) struct Members {
     pub result: Option<Value>,
     pub error: Option<Value>,
     pub jsonrpc: Option<Value>,
+    /// A member whose name is none of ours was given (the MCP profile
+    /// allows none, SPEC §10.2 and §10.3).
+    pub other: bool,
 }
 
 impl TopLevel for Members {
@@ -102,7 +105,9 @@ impl TopLevel for Members {
 
     #[inline(always)]
     fn wants(&mut self, raw: &[u8], escapes: bool) -> Option<Name> {
-        Name::of_raw(raw, escapes)
+        let name = Name::of_raw(raw, escapes);
+        self.other |= name.is_none();
+        name
     }
 
     /// A member given twice counts with its last value.

@@ -2,12 +2,15 @@
 //! Pure functions of the scanner's findings; no I/O, no allocation unless a
 //! method needs decoding (or a line nests over a thousand levels deep).
 
+mod mcp;
 mod members;
 
 use std::borrow::Cow;
 use std::ffi::CStr;
 use std::fmt;
+use std::str::FromStr;
 
+pub use mcp::{RequestFault, ResponseFault, What};
 use members::Members;
 
 use crate::fallible::{self, OutOfMemory};
@@ -26,6 +29,9 @@ pub enum Kind {
     Notification,
     Response,
     NotJsonRpc,
+    /// A response the MCP profile refuses (SPEC §10.3); never in the
+    /// JSON-RPC profile.
+    InvalidResponse,
 }
 
 impl Kind {
@@ -59,7 +65,65 @@ impl Kind {
             Kind::Notification => const { Name::new(c"notification") },
             Kind::Response => const { Name::new(c"response") },
             Kind::NotJsonRpc => const { Name::new(c"not_jsonrpc") },
+            Kind::InvalidResponse => const { Name::new(c"invalid_response") },
         }
+    }
+}
+
+/// The rule set a line is read by (SPEC §10): JSON-RPC 2.0 alone
+/// (sections 1 to 7, the default), or MCP, which adds the rules of section
+/// 10 so that what it calls a message every official MCP SDK reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Profile {
+    #[default]
+    JsonRpc,
+    Mcp,
+}
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 2] = [Profile::JsonRpc, Profile::Mcp];
+
+    /// The profile's name, as `FromStr` reads it: `jsonrpc` or `mcp`.
+    pub fn name(self) -> &'static str {
+        self.names().text
+    }
+
+    /// The same name, NUL-terminated, for the C ABI.
+    pub(crate) fn c_name(self) -> &'static CStr {
+        self.names().c
+    }
+
+    const fn names(self) -> Name {
+        match self {
+            Profile::JsonRpc => const { Name::new(c"jsonrpc") },
+            Profile::Mcp => const { Name::new(c"mcp") },
+        }
+    }
+
+    /// Classifies one line by this profile; see [`classify`].
+    pub fn classify(self, line: &[u8]) -> Classification<'_> {
+        self.try_classify(line).unwrap_or_else(|OutOfMemory| fallible::abort())
+    }
+
+    /// Classifies one line by this profile; see [`try_classify`].
+    pub fn try_classify(self, line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
+        let mut c = classify_undecoded(line, self)?;
+        c.decode_method()?;
+        Ok(c)
+    }
+}
+
+/// A profile name that is neither `jsonrpc` nor `mcp`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile {0:?}: expected \"jsonrpc\" or \"mcp\"")]
+pub struct UnknownProfile(pub String);
+
+impl FromStr for Profile {
+    type Err = UnknownProfile;
+
+    fn from_str(name: &str) -> Result<Profile, UnknownProfile> {
+        Profile::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| UnknownProfile(name.to_owned()))
     }
 }
 
@@ -180,13 +244,21 @@ pub(crate) fn with_article(kind: ValueKind) -> &'static str {
     }
 }
 
-/// Why a line is a `parse_error` or an `invalid_request`.
+/// Why a line is a `parse_error`, an `invalid_request` or an
+/// `invalid_response`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Reason {
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// A fault of SPEC §2 (both profiles).
     #[error("{0}")]
     InvalidRequest(InvalidRequest),
+    /// A request or notification the MCP profile refuses (SPEC §10.2).
+    #[error("{0}")]
+    McpRequest(RequestFault),
+    /// A response the MCP profile refuses (SPEC §10.3).
+    #[error("{0}")]
+    McpResponse(ResponseFault),
 }
 
 /// Everything SPEC §3 says a line carries. Borrowed strings point into the
@@ -252,24 +324,38 @@ pub fn classify(line: &[u8]) -> Classification<'_> {
 /// (a method with escapes is decoded into a string of its own, and a line
 /// nested over a thousand levels deep needs memory for its nesting).
 pub fn try_classify(line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
-    let mut c = classify_undecoded(line)?;
-    if c.method_escaped
-        && let Some(raw) = c.method.as_deref()
-    {
-        let mut decoded = String::new();
-        decoded.try_reserve_exact(scan::decoded_len(raw))?;
-        scan::decode(raw, |piece| decoded.push_str(piece));
-        c.method = Some(Cow::Owned(decoded));
-        c.method_escaped = false;
-    }
-    Ok(c)
+    Profile::JsonRpc.try_classify(line)
 }
 
-/// Classifies one line, leaving a method with escapes as it stands in the
-/// line (`method_escaped`), for a caller that decodes it into memory of its
-/// own.
+impl Classification<'_> {
+    /// Decodes a method with escapes into a string of its own.
+    fn decode_method(&mut self) -> Result<(), OutOfMemory> {
+        if self.method_escaped
+            && let Some(raw) = self.method.as_deref()
+        {
+            let mut decoded = String::new();
+            decoded.try_reserve_exact(scan::decoded_len(raw))?;
+            scan::decode(raw, |piece| decoded.push_str(piece));
+            self.method = Some(Cow::Owned(decoded));
+            self.method_escaped = false;
+        }
+        Ok(())
+    }
+
+    /// Whether the line is an `invalid_response` whose id is an MCP id, so
+    /// that it has a substitute (SPEC §10.3).
+    pub fn has_substitute(&self) -> bool {
+        self.kind == Kind::InvalidResponse
+            && self.id_kind.is_echoable()
+            && !matches!(self.reason, Some(Reason::McpResponse(ResponseFault::Id(_))))
+    }
+}
+
+/// Classifies one line by `profile`, leaving a method with escapes as it
+/// stands in the line (`method_escaped`), for a caller that decodes it into
+/// memory of its own.
 #[inline(always)]
-pub(crate) fn classify_undecoded(line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
+pub(crate) fn classify_undecoded(line: &[u8], profile: Profile) -> Result<Classification<'_>, OutOfMemory> {
     let mut members = Members::default();
     Ok(match scan::scan(line, &mut members) {
         Err(ScanError::Parse(error)) => Classification::parse_error(error),
@@ -278,9 +364,33 @@ pub(crate) fn classify_undecoded(line: &[u8]) -> Result<Classification<'_>, OutO
             Root::Nothing => Classification::bare(Kind::Empty, None),
             Root::Array => Classification::bare(Kind::Batch, Some(ValueKind::Array)),
             Root::Scalar(value) => Classification::bare(Kind::NotObject, Some(value)),
-            Root::Object => object(scanned.text, &members, scanned.escapes),
+            Root::Object => {
+                let mut c = object(scanned.text, &members, scanned.escapes);
+                if profile == Profile::Mcp && c.kind.is_message() {
+                    c.apply_mcp(scanned.text, &members);
+                }
+                c
+            }
         },
     })
+}
+
+impl Classification<'_> {
+    /// SPEC §10: the MCP profile's rules, for a line sections 2 to 4 call a
+    /// message.
+    fn apply_mcp(&mut self, line: &str, members: &Members) {
+        match mcp::check(self.kind, line, members, self.jsonrpc_2_0) {
+            mcp::Verdict::Message => {}
+            mcp::Verdict::Request(fault) => {
+                self.kind = Kind::InvalidRequest;
+                self.reason = Some(Reason::McpRequest(fault));
+            }
+            mcp::Verdict::Response(fault) => {
+                self.kind = Kind::InvalidResponse;
+                self.reason = Some(Reason::McpResponse(fault));
+            }
+        }
+    }
 }
 
 #[inline]

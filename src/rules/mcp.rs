@@ -1,0 +1,338 @@
+//! The MCP profile (SPEC §10): the rules MCP adds to JSON-RPC, applied to
+//! the lines sections 2 to 4 call `request`, `notification` and `response`,
+//! so that what the profile calls a message every official MCP SDK reads.
+//! Pure functions of the line and its top-level members; the values they
+//! look inside (`params`, `params._meta`, `error`) are scanned again, alone,
+//! only when the line's other rules have passed.
+
+use std::fmt;
+
+use super::members::Members;
+use super::{Kind, with_article};
+use crate::scan::{self, TopLevel, Value, ValueKind};
+
+/// Why a value is not an MCP id (SPEC §10.1), or an error's `code` not an
+/// MCP integer: the `<what>` of the messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum What {
+    /// A value of another kind (`null`, `an object`, ...).
+    Kind(ValueKind),
+    /// A number written with a fraction or an exponent.
+    FractionOrExponent,
+    /// An integer beyond ±(2^53 − 1).
+    BeyondSafe,
+    /// A string with an escaped lone surrogate.
+    LoneSurrogate,
+}
+
+impl fmt::Display for What {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            What::Kind(kind) => with_article(*kind),
+            What::FractionOrExponent => "a number with a fraction or an exponent",
+            What::BeyondSafe => "an integer beyond 2^53 - 1",
+            What::LoneSurrogate => "a string with a lone surrogate",
+        })
+    }
+}
+
+/// The rule of SPEC §10.2 a request or a notification broke: the first, in
+/// the table's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestFault {
+    /// 1: a request's id is not an MCP id.
+    Id(What),
+    /// 2: `jsonrpc` is not the string `"2.0"`.
+    Jsonrpc,
+    /// 3: a member MCP does not name (`notification` says which message).
+    Members { notification: bool },
+    /// 4: `params` is not an object.
+    Params(ValueKind),
+    /// 5: `params._meta` is not an object.
+    Meta(ValueKind),
+    /// 6: `params._meta.progressToken` is not an MCP id.
+    ProgressToken(What),
+}
+
+/// The exact message of SPEC §10.2, which is also the reply's message.
+impl fmt::Display for RequestFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Invalid Request: ")?;
+        match self {
+            RequestFault::Id(what) => write!(f, "an MCP id must be a string or an integer, not {what}"),
+            RequestFault::Jsonrpc => f.write_str("MCP requires the member jsonrpc to be the string 2.0"),
+            RequestFault::Members { notification: false } => {
+                f.write_str("an MCP request has no members but jsonrpc, id, method and params")
+            }
+            RequestFault::Members { notification: true } => {
+                f.write_str("an MCP notification has no members but jsonrpc, method and params")
+            }
+            RequestFault::Params(kind) => write!(f, "the params must be an object, not {}", with_article(*kind)),
+            RequestFault::Meta(kind) => write!(f, "params._meta must be an object, not {}", with_article(*kind)),
+            RequestFault::ProgressToken(what) => {
+                write!(f, "params._meta.progressToken must be a string or an integer, not {what}")
+            }
+        }
+    }
+}
+
+/// The rule of SPEC §10.3 a response broke: the first, in the order (a)
+/// to (d).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponseFault {
+    /// (a): the id is not an MCP id (nor null or absent in an error).
+    Id(What),
+    /// (b): `jsonrpc` is not the string `"2.0"`.
+    Jsonrpc,
+    /// (c): not exactly one of `result` and `error`, or another member.
+    Members,
+    /// (d): `result` is not an object.
+    Result(ValueKind),
+    /// (d): `error` is not an object.
+    Error(ValueKind),
+    /// (d): `error` has no `code`.
+    NoCode,
+    /// (d): `error.code` is not an MCP integer.
+    Code(What),
+    /// (d): `error` has no `message`.
+    NoMessage,
+    /// (d): `error.message` is not a string.
+    Message(ValueKind),
+}
+
+/// The exact reason of SPEC §10.3.
+impl fmt::Display for ResponseFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Invalid Response: ")?;
+        match self {
+            ResponseFault::Id(what) => write!(f, "an MCP id must be a string or an integer, not {what}"),
+            ResponseFault::Jsonrpc => f.write_str("MCP requires the member jsonrpc to be the string 2.0"),
+            ResponseFault::Members => f.write_str(
+                "an MCP response has exactly one of result and error, and no members but jsonrpc and id besides",
+            ),
+            ResponseFault::Result(kind) => write!(f, "the result must be an object, not {}", with_article(*kind)),
+            ResponseFault::Error(kind) => write!(f, "the error must be an object, not {}", with_article(*kind)),
+            ResponseFault::NoCode => f.write_str("the error has no code"),
+            ResponseFault::Code(what) => write!(f, "the error's code must be an integer, not {what}"),
+            ResponseFault::NoMessage => f.write_str("the error has no message"),
+            ResponseFault::Message(kind) => {
+                write!(f, "the error's message must be a string, not {}", with_article(*kind))
+            }
+        }
+    }
+}
+
+/// What the profile finds in a line sections 2 to 4 call a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    Message,
+    Request(RequestFault),
+    Response(ResponseFault),
+}
+
+/// Applies SPEC §10.2 and §10.3 to a line of `kind` (a request, a
+/// notification or a response) whose top-level members are `members`.
+/// `jsonrpc_2_0` is as section 3 gives it.
+pub(crate) fn check(kind: Kind, line: &str, members: &Members, jsonrpc_2_0: bool) -> Verdict {
+    match kind {
+        Kind::Request | Kind::Notification => {
+            request(kind == Kind::Notification, line, members, jsonrpc_2_0).map_or(Verdict::Message, Verdict::Request)
+        }
+        Kind::Response => response(line, members, jsonrpc_2_0).map_or(Verdict::Message, Verdict::Response),
+        _ => Verdict::Message,
+    }
+}
+
+fn request(notification: bool, line: &str, members: &Members, jsonrpc_2_0: bool) -> Option<RequestFault> {
+    if let Some(id) = members.id
+        && let Err(what) = mcp_id(id, line)
+    {
+        return Some(RequestFault::Id(what));
+    }
+    if !jsonrpc_2_0 {
+        return Some(RequestFault::Jsonrpc);
+    }
+    if members.other || members.result.is_some() || members.error.is_some() {
+        return Some(RequestFault::Members { notification });
+    }
+    let params = members.params?;
+    if params.kind != ValueKind::Object {
+        return Some(RequestFault::Params(params.kind));
+    }
+    let meta = member(params.raw(line), "_meta")?;
+    if meta.kind != ValueKind::Object {
+        return Some(RequestFault::Meta(meta.kind));
+    }
+    let meta_text = meta.raw(params.raw(line));
+    let token = member(meta_text, "progressToken")?;
+    mcp_id(token, meta_text).err().map(RequestFault::ProgressToken)
+}
+
+fn response(line: &str, members: &Members, jsonrpc_2_0: bool) -> Option<ResponseFault> {
+    match members.id {
+        // An error response may name no request (SPEC §2).
+        None => {}
+        Some(id) if id.kind == ValueKind::Null && members.error.is_some() => {}
+        Some(id) => {
+            if let Err(what) = mcp_id(id, line) {
+                return Some(ResponseFault::Id(what));
+            }
+        }
+    }
+    if !jsonrpc_2_0 {
+        return Some(ResponseFault::Jsonrpc);
+    }
+    if members.other || members.method.is_some() || members.params.is_some() {
+        return Some(ResponseFault::Members);
+    }
+    match (members.result, members.error) {
+        (Some(result), None) => (result.kind != ValueKind::Object).then_some(ResponseFault::Result(result.kind)),
+        (None, Some(error)) if error.kind != ValueKind::Object => Some(ResponseFault::Error(error.kind)),
+        (None, Some(error)) => error_object(error.raw(line)),
+        _ => Some(ResponseFault::Members),
+    }
+}
+
+/// Rule (d) for an `error` object, `text` as it stands in the line.
+fn error_object(text: &str) -> Option<ResponseFault> {
+    let mut wanted = Wanted::new(["code", "message"]);
+    scan_members(text, &mut wanted);
+    let [code, message] = wanted.found;
+    let Some(code) = code else { return Some(ResponseFault::NoCode) };
+    if let Err(what) = mcp_integer(code, text) {
+        return Some(ResponseFault::Code(what));
+    }
+    let Some(message) = message else { return Some(ResponseFault::NoMessage) };
+    (message.kind != ValueKind::String).then_some(ResponseFault::Message(message.kind))
+}
+
+/// The value of the member `name` of the object `text`, if it has one.
+fn member(text: &str, name: &'static str) -> Option<Value> {
+    let mut wanted = Wanted::new([name]);
+    scan_members(text, &mut wanted);
+    let [value] = wanted.found;
+    value
+}
+
+/// Scans `text`, a value the line's own scan found valid, for its members.
+/// A failure (memory for nesting over a thousand levels deep) leaves the
+/// members unfound: such a value is then read as having none of them.
+fn scan_members<const N: usize>(text: &str, wanted: &mut Wanted<N>) {
+    if scan::scan(text.as_bytes(), wanted).is_err() {
+        wanted.found = [None; N];
+    }
+}
+
+/// Whether `value` (in `line`) is an MCP id (SPEC §10.1).
+fn mcp_id(value: Value, line: &str) -> Result<(), What> {
+    match value.kind {
+        ValueKind::String if has_lone_surrogate(value.inner(line)) => Err(What::LoneSurrogate),
+        ValueKind::String => Ok(()),
+        _ => mcp_integer(value, line),
+    }
+}
+
+/// Whether `value` is a number written as an integer within ±(2^53 − 1).
+fn mcp_integer(value: Value, line: &str) -> Result<(), What> {
+    if value.kind != ValueKind::Number {
+        return Err(What::Kind(value.kind));
+    }
+    let digits = value.raw(line).trim_start_matches('-');
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(What::FractionOrExponent);
+    }
+    const MAX_SAFE: u64 = (1 << 53) - 1;
+    // JSON has no leading zeros, so more than 16 digits is beyond.
+    match digits.len() <= 16 && digits.parse::<u64>().is_ok_and(|n| n <= MAX_SAFE) {
+        true => Ok(()),
+        false => Err(What::BeyondSafe),
+    }
+}
+
+/// Whether a JSON string's text between its quotes (escapes not decoded)
+/// escapes a lone surrogate: a `\uD800`–`\uDBFF` not followed by a
+/// `\uDC00`–`\uDFFF`, or a `\uDC00`–`\uDFFF` not preceded by one.
+fn has_lone_surrogate(raw: &str) -> bool {
+    if !raw.contains('\\') {
+        return false;
+    }
+    let bytes = raw.as_bytes();
+    let unit = |at: usize| -> Option<u16> {
+        let hex = raw.get(at..at + 4)?;
+        u16::from_str_radix(hex, 16).ok()
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if bytes.get(i + 1) != Some(&b'u') {
+            i += 2;
+            continue;
+        }
+        let Some(first) = unit(i + 2) else { return false };
+        i += 6;
+        match first {
+            0xD800..=0xDBFF => {
+                let low = (bytes.get(i) == Some(&b'\\') && bytes.get(i + 1) == Some(&b'u'))
+                    .then(|| unit(i + 2))
+                    .flatten()
+                    .filter(|u| (0xDC00..=0xDFFF).contains(u));
+                match low {
+                    Some(_) => i += 6,
+                    None => return true,
+                }
+            }
+            0xDC00..=0xDFFF => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The members named `names` of one object, each with its last value.
+struct Wanted<const N: usize> {
+    names: [&'static str; N],
+    found: [Option<Value>; N],
+}
+
+impl<const N: usize> Wanted<N> {
+    fn new(names: [&'static str; N]) -> Wanted<N> {
+        Wanted { names, found: [None; N] }
+    }
+}
+
+impl<const N: usize> TopLevel for Wanted<N> {
+    type Wanted = usize;
+
+    fn wants(&mut self, raw: &[u8], escapes: bool) -> Option<usize> {
+        let raw = std::str::from_utf8(raw).ok()?;
+        self.names
+            .iter()
+            .position(|name| raw == *name || (escapes && raw.contains('\\') && super::decodes_to(raw, name)))
+    }
+
+    fn value(&mut self, at: usize, value: Value) {
+        self.found[at] = Some(value);
+    }
+
+    fn clear(&mut self) {
+        self.found = [None; N];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_lone_surrogate;
+
+    #[test]
+    fn lone_surrogates_are_found_and_pairs_are_not() {
+        for lone in [r"\ud800", r"x\udc00", r"\ud83dA", r"\udc00\ud800", r"\ud800\u0041", r"a\uDBFF"] {
+            assert!(has_lone_surrogate(lone), "{lone}");
+        }
+        for fine in [r"", r"abc", r"\ud83d\ude00", r"\\ud800", r"\u0041\n", r"\uD83D\uDE00x", "\u{e9}"] {
+            assert!(!has_lone_surrogate(fine), "{fine}");
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! The session policy (SPEC §8, §9, §10.4): what an endpoint does with each
+//! line it reads, decided once, here, for the guard, `lint` and every SDK
+//! transport. Sans-I/O: the caller reads and writes; a [`Session`] turns
+//! each line read into a [`Decision`] (forward it, answer it, hand on a
+//! substitute or an attributed error in its place, drop or divert it), and
+//! keeps the ids of the requests written the other way that are still
+//! outstanding, for substitutes and the handshake rule.
+
+use std::collections::HashMap;
+use std::ffi::CStr;
+
+use crate::fallible::{self, OutOfMemory};
+use crate::names::Name;
+use crate::reader::Line;
+use crate::reply::{Owed, owed_text};
+use crate::rules::{Classification, IdKind, Kind, Profile};
+use crate::{Role, scan};
+
+/// What to do with a line. Its name is the one word for it everywhere: the
+/// guard's recording, the transports' log records, `lint`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Hand the line on, unchanged.
+    Forward,
+    /// Answer the line's sender with the decision's text; nobody else sees
+    /// the line.
+    Answer,
+    /// Hand on the decision's text (an `invalid_response`'s substitute) in
+    /// the line's place.
+    Substitute,
+    /// Hand on the decision's text in the line's place: the error response
+    /// that named no request, with the id of the one request outstanding
+    /// put in (the handshake rule).
+    Attribute,
+    /// Nobody sees the line; record why.
+    Drop,
+    /// Nobody sees the line but the log: a reader in role `client` diverts
+    /// what a server wrote to its stdout that is no message (banners, log
+    /// lines).
+    Divert,
+}
+
+impl Action {
+    /// Every action.
+    pub const ALL: [Action; 6] =
+        [Action::Forward, Action::Answer, Action::Substitute, Action::Attribute, Action::Drop, Action::Divert];
+
+    /// The action's name, in the past tense, as records spell it:
+    /// `forwarded`, `answered`, `substituted`, `attributed`, `dropped`,
+    /// `diverted`.
+    pub fn name(self) -> &'static str {
+        self.names().text
+    }
+
+    /// The same name, NUL-terminated, for the C ABI.
+    pub(crate) fn c_name(self) -> &'static CStr {
+        self.names().c
+    }
+
+    const fn names(self) -> Name {
+        match self {
+            Action::Forward => const { Name::new(c"forwarded") },
+            Action::Answer => const { Name::new(c"answered") },
+            Action::Substitute => const { Name::new(c"substituted") },
+            Action::Attribute => const { Name::new(c"attributed") },
+            Action::Drop => const { Name::new(c"dropped") },
+            Action::Divert => const { Name::new(c"diverted") },
+        }
+    }
+
+    /// Whether the line, or a text in its place, goes on to the reader's
+    /// side (forwarded, substituted or attributed).
+    pub fn hands_on(self) -> bool {
+        matches!(self, Action::Forward | Action::Substitute | Action::Attribute)
+    }
+}
+
+/// Why a line was not simply forwarded: fixed texts, for records.
+pub(crate) mod notes {
+    use std::ffi::CStr;
+    pub const OWED_A_REPLY: &CStr = c"owed a reply";
+    pub const NO_MESSAGE: &CStr = c"not a message";
+    pub const TOO_LONG: &CStr = c"longer than the line limit";
+    pub const SUBSTITUTED: &CStr = c"not a valid MCP response: its substitute fails the request it answers";
+    pub const NOT_OUTSTANDING: &CStr = c"not a valid MCP response, and no request of ours is waiting on its id";
+    pub const NO_MCP_ID: &CStr = c"not a valid MCP response, and its id names no request";
+    pub const ATTRIBUTED: &CStr = c"an error that names no request, given to the one request outstanding";
+    pub const UNATTRIBUTABLE: &CStr = c"an error that names no request, while not exactly one request is outstanding";
+    pub const REFUSED: &CStr = c"the receiving SDK's decoder refused it";
+}
+
+/// What a session decided for one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub action: Action,
+    /// For [`Action::Answer`], the reply to send back; for
+    /// [`Action::Substitute`] and [`Action::Attribute`], the line to hand
+    /// on in the read line's place; `None` otherwise.
+    pub text: Option<String>,
+    /// Why, for every action but [`Action::Forward`]: a fixed text for a
+    /// record or a log line.
+    pub note: Option<&'static str>,
+}
+
+/// A decision before its text is written: what the C ABI places in memory
+/// of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Verdict {
+    pub action: Action,
+    pub note: Option<&'static CStr>,
+    /// For [`Action::Attribute`], the raw id to put in; for a substitute,
+    /// the id it carries when it is not the line's own (a line that named
+    /// no request).
+    pub id: Option<String>,
+}
+
+impl Verdict {
+    fn new(action: Action, note: &'static CStr) -> Verdict {
+        Verdict { action, note: Some(note), id: None }
+    }
+}
+
+/// An MCP id as a host compares them: integers by value, strings after
+/// decoding their escapes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Integer(i64),
+    String(String),
+}
+
+impl Key {
+    /// The key of a line's id, when it is a string or an integer.
+    fn of(c: &Classification<'_>) -> Result<Option<Key>, OutOfMemory> {
+        let Some(raw) = c.id else { return Ok(None) };
+        Ok(match c.id_kind {
+            IdKind::Number => raw.parse().ok().map(Key::Integer),
+            IdKind::String => {
+                let inner = raw.get(1..raw.len() - 1).unwrap_or_default();
+                let mut decoded = String::new();
+                decoded.try_reserve_exact(scan::decoded_len(inner))?;
+                scan::decode(inner, |piece| decoded.push_str(piece));
+                Some(Key::String(decoded))
+            }
+            _ => None,
+        })
+    }
+}
+
+/// One endpoint's view of a session: it reads lines in its role, and is told
+/// of the requests written the other way. Used by one thread at a time.
+#[derive(Debug, Clone)]
+pub struct Session {
+    role: Role,
+    profile: Profile,
+    /// Requests written the other way and not yet answered: their key and
+    /// their id's text as written (MCP profile only).
+    outstanding: HashMap<Key, String>,
+}
+
+impl Session {
+    /// A session that reads lines in `role`, by `profile`. In the JSON-RPC
+    /// profile (SPEC §8) it forwards every message and tracks no ids; in
+    /// the MCP profile it also substitutes and applies the handshake rule
+    /// (SPEC §9, §10.4).
+    pub fn new(role: Role, profile: Profile) -> Session {
+        Session { role, profile, outstanding: HashMap::new() }
+    }
+
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// How many requests written the other way are still waiting.
+    pub fn outstanding(&self) -> usize {
+        self.outstanding.len()
+    }
+
+    /// Decides what to do with a line read (a reader's line, classified by
+    /// this session's profile).
+    pub fn decide(&mut self, line: &Line<'_>) -> Decision {
+        self.try_decide(line).unwrap_or_else(|OutOfMemory| fallible::abort())
+    }
+
+    /// [`Session::decide`], failing instead of aborting when memory runs
+    /// out (then the session may have marked the request a response
+    /// answers as answered).
+    pub fn try_decide(&mut self, line: &Line<'_>) -> Result<Decision, OutOfMemory> {
+        Ok(match line {
+            Line::TooLong { .. } => {
+                Decision { action: Action::Drop, text: None, note: Some(notes_text(notes::TOO_LONG)) }
+            }
+            Line::Complete { classification, bytes, .. } => {
+                let verdict = self.verdict(classification)?;
+                let text = verdict_text(&verdict, self.role, classification, bytes);
+                Decision { action: verdict.action, text, note: verdict.note.map(notes_text) }
+            }
+        })
+    }
+
+    /// Notes a line written the other way (to the peer this session
+    /// reads): a request's id is outstanding until a response names it.
+    /// `line` is classified by the session's profile.
+    pub fn sent(&mut self, line: &[u8]) {
+        let c = self.profile.classify(line);
+        self.sent_classified(&c);
+    }
+
+    /// [`Session::sent`] for a line already classified by this profile.
+    pub fn sent_classified(&mut self, c: &Classification<'_>) {
+        self.try_sent(c).unwrap_or_else(|OutOfMemory| fallible::abort())
+    }
+
+    /// [`Session::sent_classified`], failing instead of aborting when
+    /// memory runs out (then nothing changed).
+    pub fn try_sent(&mut self, c: &Classification<'_>) -> Result<(), OutOfMemory> {
+        if self.profile != Profile::Mcp || c.kind != Kind::Request {
+            return Ok(());
+        }
+        let (Some(key), Some(raw)) = (Key::of(c)?, c.id) else { return Ok(()) };
+        let mut text = String::new();
+        text.try_reserve_exact(raw.len())?;
+        text.push_str(raw);
+        self.outstanding.try_reserve(1)?;
+        self.outstanding.insert(key, text);
+        Ok(())
+    }
+
+    /// What to do instead when the receiving SDK's own decoder refused a
+    /// line this session handed on (SPEC §10.4): a request is answered with
+    /// `-32600`, a response with a string or integer id is replaced by its
+    /// substitute, anything else dropped. Each records that the SDK refused
+    /// it: a fault of the profile, to be logged at error level.
+    pub fn refused(&mut self, line: &[u8]) -> Decision {
+        let c = self.profile.classify(line);
+        let (action, owed) = self.refused_verdict(&c).unwrap_or_else(|OutOfMemory| fallible::abort());
+        Decision { action, text: owed.map(|owed| owed_text(&owed)), note: Some(notes_text(notes::REFUSED)) }
+    }
+
+    /// The action and text of [`Session::refused`] for a line classified
+    /// `c`.
+    pub(crate) fn refused_verdict<'c>(
+        &mut self,
+        c: &'c Classification<'c>,
+    ) -> Result<(Action, Option<Owed<'c>>), OutOfMemory> {
+        Ok(match c.refused() {
+            Some(owed) if c.kind == Kind::Request => (Action::Answer, Some(owed)),
+            Some(owed) => {
+                self.answered(c)?;
+                (Action::Substitute, Some(owed))
+            }
+            None => (Action::Drop, None),
+        })
+    }
+
+    /// The decision for a line within the limit, before its text is made.
+    pub(crate) fn verdict(&mut self, c: &Classification<'_>) -> Result<Verdict, OutOfMemory> {
+        let mcp = self.profile == Profile::Mcp;
+        let unread = |role: Role| match role {
+            Role::Server => Action::Drop,
+            Role::Client => Action::Divert,
+        };
+        Ok(match c.kind {
+            Kind::Request | Kind::Notification => Verdict { action: Action::Forward, note: None, id: None },
+            Kind::Response if mcp && c.names_no_request => match self.the_one_outstanding() {
+                Some(id) => Verdict { action: Action::Attribute, note: Some(notes::ATTRIBUTED), id: Some(id) },
+                None => Verdict::new(Action::Drop, notes::UNATTRIBUTABLE),
+            },
+            Kind::Response => {
+                if mcp {
+                    self.answered(c)?;
+                }
+                Verdict { action: Action::Forward, note: None, id: None }
+            }
+            Kind::InvalidResponse if c.has_substitute() => match self.answered(c)? {
+                true => Verdict::new(Action::Substitute, notes::SUBSTITUTED),
+                false => Verdict::new(Action::Drop, notes::NOT_OUTSTANDING),
+            },
+            // An error we cannot read that names no request: where one
+            // request waits, it fails at once rather than at a timeout.
+            Kind::InvalidResponse if c.names_no_request || (c.has_error && c.id_kind == IdKind::Null) => {
+                match self.the_one_outstanding() {
+                    Some(id) => Verdict { action: Action::Substitute, note: Some(notes::ATTRIBUTED), id: Some(id) },
+                    None => Verdict::new(Action::Drop, notes::NO_MCP_ID),
+                }
+            }
+            Kind::InvalidResponse => Verdict::new(Action::Drop, notes::NO_MCP_ID),
+            Kind::InvalidRequest => Verdict::new(Action::Answer, notes::OWED_A_REPLY),
+            Kind::ParseError | Kind::Batch | Kind::NotObject if self.role == Role::Server => {
+                Verdict::new(Action::Answer, notes::OWED_A_REPLY)
+            }
+            Kind::ParseError | Kind::Batch | Kind::NotObject | Kind::Empty | Kind::NotJsonRpc => {
+                Verdict::new(unread(self.role), notes::NO_MESSAGE)
+            }
+        })
+    }
+
+    /// Takes the one outstanding request's id, when exactly one waits.
+    fn the_one_outstanding(&mut self) -> Option<String> {
+        if self.outstanding.len() != 1 {
+            return None;
+        }
+        self.outstanding.drain().next().map(|(_, raw)| raw)
+    }
+
+    /// Marks the request a response names as answered; false when none
+    /// with its id was outstanding.
+    fn answered(&mut self, c: &Classification<'_>) -> Result<bool, OutOfMemory> {
+        if self.outstanding.is_empty() {
+            return Ok(false);
+        }
+        Ok(Key::of(c)?.is_some_and(|key| self.outstanding.remove(&key).is_some()))
+    }
+}
+
+fn notes_text(note: &'static CStr) -> &'static str {
+    crate::names::text(note)
+}
+
+/// The text a verdict sends for the line `bytes`, classified `c` and read
+/// in `role`: the reply, the substitute or the attributed line.
+pub(crate) fn verdict_text(verdict: &Verdict, role: Role, c: &Classification<'_>, bytes: &[u8]) -> Option<String> {
+    match (verdict.action, &verdict.id) {
+        (Action::Answer, _) => c.reply(role),
+        (Action::Substitute, None) => c.substitute(),
+        (Action::Substitute, Some(id)) => Some(owed_text(&Owed::substitute(id))),
+        (Action::Attribute, Some(id)) => attributed(c, bytes, id).map(|parts| parts.concat()),
+        _ => None,
+    }
+}
+
+/// The error response `line`, which names no request, with `id` put in
+/// place of its null or missing id (SPEC §9's handshake rule), without the
+/// whitespace around it, in pieces to be joined. `None` only for a line
+/// that is no such response.
+pub(crate) fn attributed<'a>(c: &Classification<'_>, line: &'a [u8], id: &'a str) -> Option<[&'a str; 5]> {
+    let line = std::str::from_utf8(line).ok()?;
+    let end = line.trim_end_matches([' ', '\t', '\r', '\n']).len();
+    let start = line.len() - line.trim_start_matches([' ', '\t', '\r', '\n']).len();
+    Some(match c.spans.id {
+        Some(span) => [line.get(start..span.offset)?, id, line.get(span.offset + span.len..end)?, "", ""],
+        // The object has members (an error and jsonrpc): put the id first.
+        None => [line.get(start..start + 1)?, "\"id\":", id, ",", line.get(start + 1..end)?],
+    })
+}
