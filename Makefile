@@ -198,6 +198,7 @@ test-lint: setup-lint
 # --show-output shows which CPU-feature paths a test skipped on this machine.
 test-rust: setup-rust
 	$(CARGO) test --workspace -- --show-output
+	$(PYTHON) tests/vectors/mcp_reference.py --check
 
 # The C test (the vectors one line at a time and streamed through the
 # reader at every chunk size, the reader's promises, the ABI's edges)

@@ -17,7 +17,7 @@ def records(name):
 
 
 def inputs():
-    for record in records("envelope.jsonl"):
+    for record in records("envelope.jsonl") + records("mcp.jsonl"):
         yield bytes.fromhex(record["line_hex"]) if "line_hex" in record else record["line"].encode()
     for record in records("log_value.jsonl"):
         yield bytes.fromhex(record["input_hex"]) if "input_hex" in record else record["input"].encode()

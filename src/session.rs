@@ -346,3 +346,151 @@ pub(crate) fn attributed<'a>(c: &Classification<'_>, line: &'a [u8], id: &'a str
         None => [line.get(start..start + 1)?, "\"id\":", id, ",", line.get(start + 1..end)?],
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Reader;
+
+    /// The decisions for `stream`, read in one piece by `session`.
+    fn decide(session: &mut Session, stream: &[u8]) -> Vec<(Action, Option<String>)> {
+        decide_within(session, stream, 0)
+    }
+
+    /// The same, for lines of at most `max_line` bytes.
+    fn decide_within(session: &mut Session, stream: &[u8], max_line: usize) -> Vec<(Action, Option<String>)> {
+        let mut reader = Reader::with_profile(max_line, session.profile());
+        let mut out: Vec<_> = reader.feed(stream).unwrap().map(|line| session.decide(&line)).collect();
+        out.extend(reader.end().unwrap().map(|line| session.decide(&line)));
+        out.into_iter().map(|d| (d.action, d.text)).collect()
+    }
+
+    const SUBSTITUTE_7: &str = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Internal error: the peer's response to this request is not valid MCP"}}"#;
+
+    #[test]
+    fn an_invalid_response_is_substituted_only_while_its_request_is_outstanding() {
+        let mut s = Session::new(Role::Client, Profile::Mcp);
+        let bad = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}\n";
+        assert_eq!(decide(&mut s, bad), [(Action::Drop, None)]);
+        s.sent(br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#);
+        assert_eq!(s.outstanding(), 1);
+        assert_eq!(decide(&mut s, bad), [(Action::Substitute, Some(SUBSTITUTE_7.to_owned()))]);
+        assert_eq!(s.outstanding(), 0);
+        // Answered once: a second one waits on nothing.
+        assert_eq!(decide(&mut s, bad), [(Action::Drop, None)]);
+    }
+
+    #[test]
+    fn ids_are_compared_as_a_host_compares_them() {
+        let mut s = Session::new(Role::Server, Profile::Mcp);
+        s.sent(br#"{"jsonrpc":"2.0","id":"ab","method":"sampling/createMessage","params":{}}"#);
+        s.sent(br#"{"jsonrpc":"2.0","id":-0,"method":"roots/list"}"#);
+        assert_eq!(s.outstanding(), 2);
+        let answers =
+            b"{\"jsonrpc\":\"2.0\",\"id\":\"\\u0061b\",\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}\n";
+        assert_eq!(decide(&mut s, answers), [(Action::Forward, None), (Action::Forward, None)]);
+        assert_eq!(s.outstanding(), 0);
+    }
+
+    #[test]
+    fn the_handshake_rule_attributes_an_error_to_the_one_request_outstanding() {
+        let mut s = Session::new(Role::Client, Profile::Mcp);
+        s.sent(br#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{}}"#);
+        let absent = b" {\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\r\n";
+        assert_eq!(
+            decide(&mut s, absent),
+            [(
+                Action::Attribute,
+                Some(r#"{"id":"init","jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#.to_owned())
+            )]
+        );
+        s.sent(br#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+        let null = b"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"x\"}}\n";
+        assert_eq!(
+            decide(&mut s, null),
+            [(Action::Attribute, Some(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"x"}}"#.to_owned()))]
+        );
+        // None outstanding, or two: nobody to give it to.
+        assert_eq!(decide(&mut s, null), [(Action::Drop, None)]);
+        s.sent(br#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#);
+        s.sent(br#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#);
+        assert_eq!(decide(&mut s, null), [(Action::Drop, None)]);
+        assert_eq!(s.outstanding(), 2);
+    }
+
+    #[test]
+    fn what_is_no_message_is_answered_by_a_server_and_diverted_by_a_client() {
+        let stream =
+            b"{\"jsonrpc\":\"2.0\",\n[]\n\n{\"level\":\"info\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}\n";
+        let parse_error = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+        let batch = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: this server doesn't accept batches"}}"#;
+        let method = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the method must be a string, not a number"}}"#;
+        let mut server = Session::new(Role::Server, Profile::Mcp);
+        assert_eq!(
+            decide(&mut server, stream),
+            [
+                (Action::Answer, Some(parse_error.to_owned())),
+                (Action::Answer, Some(batch.to_owned())),
+                (Action::Drop, None),
+                (Action::Drop, None),
+                (Action::Answer, Some(method.to_owned())),
+            ]
+        );
+        let mut client = Session::new(Role::Client, Profile::Mcp);
+        assert_eq!(
+            decide(&mut client, stream),
+            [
+                (Action::Divert, None),
+                (Action::Divert, None),
+                (Action::Divert, None),
+                (Action::Divert, None),
+                (Action::Answer, Some(method.to_owned())),
+            ]
+        );
+        // Too long: dropped in either role.
+        let long = [vec![b'x'; 100], b"\n".to_vec()].concat();
+        assert_eq!(decide_within(&mut client, &long, 64), [(Action::Drop, None)]);
+    }
+
+    #[test]
+    fn the_jsonrpc_profile_forwards_every_message_and_tracks_nothing() {
+        let mut s = Session::new(Role::Server, Profile::JsonRpc);
+        s.sent(br#"{"jsonrpc":"2.0","id":1,"method":"m"}"#);
+        assert_eq!(s.outstanding(), 0);
+        let stream =
+            b"{\"id\":null,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"error\":{}}\n{\"id\":1,\"result\":5}\n";
+        assert_eq!(decide(&mut s, stream), vec![(Action::Forward, None); 3]);
+        // The MCP profile answers a null id itself.
+        let mut mcp = Session::new(Role::Server, Profile::Mcp);
+        let null_id = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: an MCP id must be a string or an integer, not null"}}"#;
+        assert_eq!(
+            decide(&mut mcp, b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}\n"),
+            [(Action::Answer, Some(null_id.to_owned()))]
+        );
+    }
+
+    #[test]
+    fn a_refused_line_is_answered_substituted_or_dropped() {
+        let mut s = Session::new(Role::Server, Profile::Mcp);
+        let request = s.refused(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
+        assert_eq!(request.action, Action::Answer);
+        assert_eq!(
+            request.text.as_deref(),
+            Some(
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the receiving MCP SDK cannot read this request"}}"#
+            )
+        );
+        let response = s.refused(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
+        assert_eq!((response.action, response.text.as_deref()), (Action::Substitute, Some(SUBSTITUTE_7)));
+        let notification = s.refused(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#);
+        assert_eq!((notification.action, notification.text), (Action::Drop, None));
+        assert!(notification.note.is_some());
+    }
+
+    #[test]
+    fn action_names_are_the_records_words() {
+        let names: Vec<_> = Action::ALL.iter().map(|a| a.name()).collect();
+        assert_eq!(names, ["forwarded", "answered", "substituted", "attributed", "dropped", "diverted"]);
+        assert!(Action::Substitute.hands_on() && !Action::Divert.hands_on());
+    }
+}

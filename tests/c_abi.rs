@@ -16,23 +16,23 @@ fn str_of(s: JsonRpcStr) -> Option<&'static [u8]> {
 }
 
 fn classify(line: &[u8]) -> JsonRpcClassification {
-    unsafe { jsonrpc_classify(line.as_ptr(), line.len()) }
+    unsafe { jsonrpc_classify(line.as_ptr(), line.len(), JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32) }
 }
 
 #[test]
 fn null_and_empty_inputs() {
-    let mut empty = unsafe { jsonrpc_classify(std::ptr::null(), 0) };
+    let mut empty = unsafe { jsonrpc_classify(std::ptr::null(), 0, JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32) };
     assert_eq!(empty.kind, JsonRpcKind::JSONRPC_KIND_EMPTY);
     unsafe { jsonrpc_classification_free(&mut empty) };
 
-    let mut null = unsafe { jsonrpc_classify(std::ptr::null(), 12) };
+    let mut null = unsafe { jsonrpc_classify(std::ptr::null(), 12, JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32) };
     assert_eq!(null.kind, JsonRpcKind::JSONRPC_KIND_PARSE_ERROR);
     assert_eq!(str_of(null.reason), Some(&b"a NULL pointer with a non-zero length (12 bytes)"[..]));
     assert!(str_of(null.reply_server).is_some() && str_of(null.reply_client).is_none());
     unsafe { jsonrpc_classification_free(&mut null) };
 
     let byte = 0u8;
-    let mut huge = unsafe { jsonrpc_classify(&byte, usize::MAX) };
+    let mut huge = unsafe { jsonrpc_classify(&byte, usize::MAX, JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32) };
     assert_eq!(huge.kind, JsonRpcKind::JSONRPC_KIND_PARSE_ERROR);
     assert!(str_of(huge.reason).unwrap().starts_with(b"a length of"));
     unsafe { jsonrpc_classification_free(&mut huge) };
@@ -45,14 +45,52 @@ fn null_and_empty_inputs() {
 }
 
 #[test]
+fn unknown_profiles_are_errors_not_undefined_behaviour() {
+    let line = br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#;
+    for profile in [0, 3, 7, u32::MAX] {
+        let mut c = unsafe { jsonrpc_classify(line.as_ptr(), line.len(), profile) };
+        assert_eq!(c.kind, JsonRpcKind::JSONRPC_KIND_NONE, "profile {profile}");
+        assert_eq!(str_of(c.reason), Some(&b"unknown profile"[..]));
+        unsafe { jsonrpc_classification_free(&mut c) };
+        let mut out = std::mem::MaybeUninit::<JsonRpcClassification>::uninit();
+        let status = unsafe {
+            jsonrpc_classify_into(line.as_ptr(), line.len(), profile, out.as_mut_ptr(), std::ptr::null_mut(), 0)
+        };
+        assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_PROFILE);
+        assert_eq!(unsafe { out.assume_init_ref() }.kind, JsonRpcKind::JSONRPC_KIND_NONE);
+        let reply = unsafe {
+            jsonrpc_invalid_reply(line.as_ptr(), line.len(), JsonRpcRole::JSONRPC_ROLE_SERVER as u32, profile)
+        };
+        assert_eq!(reply.status, JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_PROFILE);
+        assert!(reply.text.ptr.is_null());
+        assert!(jsonrpc_reader_new(0, profile).is_null());
+        assert!(jsonrpc_session_new(JsonRpcRole::JSONRPC_ROLE_SERVER as u32, profile, 0).is_null());
+        assert!(jsonrpc_profile_name(profile).is_null());
+    }
+    // A bad role is named before a bad profile.
+    let reply = unsafe { jsonrpc_invalid_reply(line.as_ptr(), line.len(), 0, 0) };
+    assert_eq!(reply.status, JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_ROLE);
+    assert!(jsonrpc_session_new(0, JsonRpcProfile::JSONRPC_PROFILE_MCP as u32, 0).is_null());
+}
+
+#[test]
 fn unknown_roles_are_errors_not_undefined_behaviour() {
     let line = b"[1]";
     for role in [0, 3, 7, u32::MAX] {
-        let reply = unsafe { jsonrpc_invalid_reply(line.as_ptr(), line.len(), role) };
+        let reply = unsafe {
+            jsonrpc_invalid_reply(line.as_ptr(), line.len(), role, JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32)
+        };
         assert_eq!(reply.status, JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_ROLE, "role {role}");
         assert!(reply.text.ptr.is_null());
     }
-    let mut reply = unsafe { jsonrpc_invalid_reply(std::ptr::null(), 4, JsonRpcRole::JSONRPC_ROLE_SERVER as u32) };
+    let mut reply = unsafe {
+        jsonrpc_invalid_reply(
+            std::ptr::null(),
+            4,
+            JsonRpcRole::JSONRPC_ROLE_SERVER as u32,
+            JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32,
+        )
+    };
     assert_eq!(reply.status, JsonRpcStatus::JSONRPC_STATUS_OK);
     assert_eq!(
         str_of(JsonRpcStr { ptr: reply.text.ptr, len: reply.text.len }),
@@ -67,6 +105,7 @@ fn frees_accept_null_and_repeat_harmlessly() {
         jsonrpc_classification_free(std::ptr::null_mut());
         jsonrpc_string_free(std::ptr::null_mut());
         jsonrpc_reader_free(std::ptr::null_mut());
+        jsonrpc_session_free(std::ptr::null_mut());
     }
     let mut c = classify(br#"{"id":"x","method":"m"}"#);
     assert!(!c.storage.is_null());
@@ -83,7 +122,16 @@ fn frees_accept_null_and_repeat_harmlessly() {
 #[test]
 fn classify_into_needs_somewhere_to_write() {
     let line = b"{}";
-    let status = unsafe { jsonrpc_classify_into(line.as_ptr(), 2, std::ptr::null_mut(), std::ptr::null_mut(), 0) };
+    let status = unsafe {
+        jsonrpc_classify_into(
+            line.as_ptr(),
+            2,
+            JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        )
+    };
     assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
 }
 
@@ -93,7 +141,14 @@ fn classify_into_writes_its_strings_into_the_scratch_buffer() {
     let mut scratch = [0u8; 1024];
     let mut out = std::mem::MaybeUninit::<JsonRpcClassification>::uninit();
     let status = unsafe {
-        jsonrpc_classify_into(line.as_ptr(), line.len(), out.as_mut_ptr(), scratch.as_mut_ptr(), scratch.len())
+        jsonrpc_classify_into(
+            line.as_ptr(),
+            line.len(),
+            JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32,
+            out.as_mut_ptr(),
+            scratch.as_mut_ptr(),
+            scratch.len(),
+        )
     };
     assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
     let out = unsafe { out.assume_init() };
@@ -208,7 +263,7 @@ fn seen(batch: &JsonRpcBatch) -> Vec<Seen> {
 
 /// Feeds `stream` to a reader `chunk` bytes at a time, as a host does.
 fn feed(stream: &[u8], chunk: usize, max_line: usize) -> Vec<Seen> {
-    let reader = jsonrpc_reader_new(max_line);
+    let reader = jsonrpc_reader_new(max_line, JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32);
     assert!(!reader.is_null());
     let mut out = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
     let mut all = Vec::new();
@@ -269,7 +324,7 @@ fn bad_reader_arguments_are_errors() {
     assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
     let batch = unsafe { out.assume_init_ref() };
     assert!(batch.items.is_null() && batch.count == 0, "an empty batch on failure");
-    let reader = jsonrpc_reader_new(0);
+    let reader = jsonrpc_reader_new(0, JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32);
     let status = unsafe { jsonrpc_reader_feed(reader, std::ptr::null(), 2, out.as_mut_ptr()) };
     assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
     let status = unsafe { jsonrpc_reader_feed(reader, b"x\n".as_ptr(), 2, std::ptr::null_mut()) };
@@ -296,6 +351,13 @@ fn names_and_the_default_limit_come_from_the_library() {
     assert_eq!(name(jsonrpc_role_name(JsonRpcRole::JSONRPC_ROLE_CLIENT as u32)), "client");
     assert_eq!(name(jsonrpc_status_name(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY as u32)), "out_of_memory");
     assert_eq!(jsonrpc_default_max_line(), 16 * 1024 * 1024);
+    assert_eq!(name(jsonrpc_kind_name(JsonRpcKind::JSONRPC_KIND_INVALID_RESPONSE as u32)), "invalid_response");
+    assert_eq!(name(jsonrpc_profile_name(JsonRpcProfile::JSONRPC_PROFILE_MCP as u32)), "mcp");
+    assert_eq!(name(jsonrpc_profile_name(JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32)), "jsonrpc");
+    assert_eq!(name(jsonrpc_status_name(JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_PROFILE as u32)), "unknown_profile");
+    let actions: Vec<&str> = (1..=6).map(|a| name(jsonrpc_action_name(a))).collect();
+    assert_eq!(actions, ["forwarded", "answered", "substituted", "attributed", "dropped", "diverted"]);
+    assert!(jsonrpc_action_name(0).is_null() && jsonrpc_action_name(7).is_null());
     let messages: Vec<u32> = (0..16).filter(|&k| jsonrpc_kind_is_message(k)).collect();
     use JsonRpcKind::*;
     assert_eq!(messages, [JSONRPC_KIND_REQUEST as u32, JSONRPC_KIND_NOTIFICATION as u32, JSONRPC_KIND_RESPONSE as u32]);
@@ -318,6 +380,7 @@ fn the_shared_library_exports_only_prefixed_symbols() {
         .collect();
     let expected = [
         "jsonrpc_abi_version",
+        "jsonrpc_action_name",
         "jsonrpc_classification_free",
         "jsonrpc_classify",
         "jsonrpc_classify_into",
@@ -327,11 +390,19 @@ fn the_shared_library_exports_only_prefixed_symbols() {
         "jsonrpc_kind_is_message",
         "jsonrpc_kind_name",
         "jsonrpc_log_value",
+        "jsonrpc_profile_name",
         "jsonrpc_reader_end",
         "jsonrpc_reader_feed",
         "jsonrpc_reader_free",
         "jsonrpc_reader_new",
         "jsonrpc_role_name",
+        "jsonrpc_session_end",
+        "jsonrpc_session_feed",
+        "jsonrpc_session_free",
+        "jsonrpc_session_new",
+        "jsonrpc_session_outstanding",
+        "jsonrpc_session_refused",
+        "jsonrpc_session_sent",
         "jsonrpc_status_name",
         "jsonrpc_string_free",
         "jsonrpc_version",
@@ -347,4 +418,124 @@ fn the_soname_carries_the_abi_version() {
     let dynamic = String::from_utf8_lossy(&out.stdout);
     let soname = format!("[libjsonrpc_envelope.so.{JSONRPC_ABI_VERSION}]");
     assert!(dynamic.lines().any(|l| l.contains("(SONAME)") && l.contains(&soname)), "{dynamic}");
+}
+
+/// A line's decision as a `JsonRpcSession` gives it: the action's name, and
+/// its text.
+fn decisions(session: *mut JsonRpcSession, stream: &[u8], chunk: usize) -> Vec<(String, Option<Vec<u8>>)> {
+    let name = |a: JsonRpcAction| {
+        unsafe { std::ffi::CStr::from_ptr(jsonrpc_action_name(a as u32)) }.to_str().unwrap().to_owned()
+    };
+    let mut out = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
+    let mut all = Vec::new();
+    let mut take = |batch: &JsonRpcBatch| {
+        for i in 0..batch.count {
+            let item = unsafe { &*batch.items.add(i) };
+            assert_eq!(
+                item.note.is_null(),
+                item.action == JsonRpcAction::JSONRPC_ACTION_FORWARD,
+                "a note but for forward"
+            );
+            all.push((name(item.action), str_of(item.action_text).map(<[u8]>::to_vec)));
+        }
+    };
+    for piece in stream.chunks(chunk) {
+        let status = unsafe { jsonrpc_session_feed(session, piece.as_ptr(), piece.len(), out.as_mut_ptr()) };
+        assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+        take(unsafe { out.assume_init_ref() });
+    }
+    assert_eq!(unsafe { jsonrpc_session_end(session, out.as_mut_ptr()) }, JsonRpcStatus::JSONRPC_STATUS_OK);
+    take(unsafe { out.assume_init_ref() });
+    all
+}
+
+#[test]
+fn a_session_decides_every_line_as_the_rust_session_does_at_every_chunk_size() {
+    use jsonrpc_envelope::{Profile, Reader, Role, Session};
+    let lines: Vec<Vec<u8>> = common::mcp_cases().into_iter().map(|c| c.line).filter(|l| !l.contains(&b'\n')).collect();
+    let sent =
+        [&br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#[..], br#"{"jsonrpc":"2.0","id":"s","method":"x"}"#];
+    let stream = lines.join(&b"\n"[..]);
+    for (role, c_role) in
+        [(Role::Server, JsonRpcRole::JSONRPC_ROLE_SERVER), (Role::Client, JsonRpcRole::JSONRPC_ROLE_CLIENT)]
+    {
+        // The Rust API's decisions: what the C face must give too.
+        let mut rust = Session::new(role, Profile::Mcp);
+        sent.iter().for_each(|line| rust.sent(line));
+        let mut reader = Reader::with_profile(0, Profile::Mcp);
+        let mut want: Vec<_> = reader.feed(&stream).unwrap().map(|l| rust.decide(&l)).collect();
+        want.extend(reader.end().unwrap().map(|l| rust.decide(&l)));
+        let want: Vec<_> =
+            want.into_iter().map(|d| (d.action.name().to_owned(), d.text.map(String::into_bytes))).collect();
+        for action in ["forwarded", "attributed", "dropped"] {
+            assert!(want.iter().any(|(a, _)| a == action), "the stream has a line {action}");
+        }
+        for chunk in [1, 2, 3, 7, 64, 70, stream.len()] {
+            let session = jsonrpc_session_new(c_role as u32, JsonRpcProfile::JSONRPC_PROFILE_MCP as u32, 0);
+            assert!(!session.is_null());
+            for line in sent {
+                assert_eq!(
+                    unsafe { jsonrpc_session_sent(session, line.as_ptr(), line.len()) },
+                    JsonRpcStatus::JSONRPC_STATUS_OK
+                );
+            }
+            assert_eq!(unsafe { jsonrpc_session_outstanding(session) }, 2);
+            assert_eq!(decisions(session, &stream, chunk), want, "{role:?}, chunk {chunk}");
+            unsafe { jsonrpc_session_free(session) };
+        }
+    }
+}
+
+#[test]
+fn session_calls_refuse_nulls_and_refused_lines_get_the_libraries_answer() {
+    let mut out = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
+    let null = std::ptr::null_mut();
+    assert_eq!(
+        unsafe { jsonrpc_session_feed(null, b"x".as_ptr(), 1, out.as_mut_ptr()) },
+        JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT
+    );
+    assert_eq!(unsafe { out.assume_init_ref() }.count, 0);
+    assert_eq!(unsafe { jsonrpc_session_end(null, out.as_mut_ptr()) }, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+    assert_eq!(unsafe { jsonrpc_session_sent(null, b"x".as_ptr(), 1) }, JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT);
+    assert_eq!(unsafe { jsonrpc_session_outstanding(null) }, 0);
+    let session =
+        jsonrpc_session_new(JsonRpcRole::JSONRPC_ROLE_SERVER as u32, JsonRpcProfile::JSONRPC_PROFILE_MCP as u32, 0);
+    assert_eq!(
+        unsafe { jsonrpc_session_feed(session, std::ptr::null(), 3, out.as_mut_ptr()) },
+        JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { jsonrpc_session_feed(session, b"x".as_ptr(), 1, std::ptr::null_mut()) },
+        JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { jsonrpc_session_sent(session, std::ptr::null(), 3) },
+        JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { jsonrpc_session_feed(session, std::ptr::null(), 0, out.as_mut_ptr()) },
+        JsonRpcStatus::JSONRPC_STATUS_OK
+    );
+    let mut decision = std::mem::MaybeUninit::<JsonRpcDecision>::uninit();
+    assert_eq!(
+        unsafe { jsonrpc_session_refused(session, b"x".as_ptr(), 1, std::ptr::null_mut()) },
+        JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT
+    );
+    assert_eq!(
+        unsafe { jsonrpc_session_refused(null, b"x".as_ptr(), 1, decision.as_mut_ptr()) },
+        JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT
+    );
+    assert_eq!(unsafe { decision.assume_init_ref() }.action, JsonRpcAction::JSONRPC_ACTION_NONE);
+    let line = br#"{"jsonrpc":"2.0","id":"q","method":"tools/call","params":{}}"#;
+    let status = unsafe { jsonrpc_session_refused(session, line.as_ptr(), line.len(), decision.as_mut_ptr()) };
+    assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+    let mut decision = unsafe { decision.assume_init() };
+    assert_eq!(decision.action, JsonRpcAction::JSONRPC_ACTION_ANSWER);
+    assert_eq!(
+        str_of(JsonRpcStr { ptr: decision.text.ptr, len: decision.text.len }),
+        Some(&br#"{"jsonrpc":"2.0","id":"q","error":{"code":-32600,"message":"Invalid Request: the receiving MCP SDK cannot read this request"}}"#[..])
+    );
+    assert!(!decision.note.is_null());
+    unsafe { jsonrpc_string_free(&mut decision.text) };
+    unsafe { jsonrpc_session_free(session) };
 }

@@ -8,7 +8,7 @@ use jsonrpc_envelope::{Kind, Line, Reader, classify};
 
 /// A C classification reduced to comparable values.
 fn c_summary(line: &[u8]) -> (JsonRpcKind, Vec<Option<Vec<u8>>>) {
-    let mut c = unsafe { jsonrpc_classify(line.as_ptr(), line.len()) };
+    let mut c = unsafe { jsonrpc_classify(line.as_ptr(), line.len(), JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32) };
     let text = |s: JsonRpcStr| {
         (!s.ptr.is_null()).then(|| unsafe { std::slice::from_raw_parts(s.ptr.cast::<u8>(), s.len) }.to_vec())
     };

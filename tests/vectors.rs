@@ -5,17 +5,26 @@ mod common;
 
 use std::ffi::c_char;
 
-use common::{EnvelopeCase, assert_record, envelope_cases, log_cases};
+use common::{EnvelopeCase, assert_record, envelope_cases, log_cases, mcp_cases};
 use jsonrpc_envelope::ffi::*;
-use jsonrpc_envelope::{Role, classify, invalid_reply, log_value};
+use jsonrpc_envelope::{Profile, Reader, Role, classify, invalid_reply, log_value};
 use serde_json::{Map, Value, json};
 
 fn text(s: Option<&str>) -> Value {
     s.map_or(Value::Null, Value::from)
 }
 
-fn rust_record(line: &[u8]) -> Value {
-    let c = classify(line);
+/// The record of `line` by `profile`; the MCP vectors also carry the
+/// substitute.
+fn rust_record(line: &[u8], profile: Profile) -> Value {
+    let mut record = classification_record(&profile.classify(line));
+    if profile == Profile::Mcp {
+        record["substitute"] = text(profile.classify(line).substitute().as_deref());
+    }
+    record
+}
+
+fn classification_record(c: &jsonrpc_envelope::Classification<'_>) -> Value {
     let spans: Map<String, Value> =
         c.spans.named().map(|(name, s)| (name.to_owned(), json!([s.offset, s.len]))).collect();
     json!({
@@ -34,21 +43,51 @@ fn rust_record(line: &[u8]) -> Value {
     })
 }
 
+fn check_through_rust(case: &EnvelopeCase, profile: Profile) {
+    assert_record(case, rust_record(&case.line, profile));
+    // The reply-only call, against the vectors' replies.
+    for (role, field) in [(Role::Server, "reply_server"), (Role::Client, "reply_client")] {
+        assert_eq!(
+            text(profile.invalid_reply(&case.line, role).as_deref()),
+            case.expected[field],
+            "{}: {field}",
+            case.name
+        );
+    }
+    // A reader of the profile classifies the line alike.
+    if !case.line.contains(&b'\n') {
+        let mut reader = Reader::with_profile(0, profile);
+        let stream = [&case.line[..], b"\n"].concat();
+        let lines: Vec<_> = reader.feed(&stream).unwrap().collect();
+        match lines.as_slice() {
+            [jsonrpc_envelope::Line::Complete { classification, .. }] => {
+                assert_eq!(*classification, profile.classify(&case.line), "{}: the reader", case.name)
+            }
+            other => panic!("{}: the reader gave {other:?}", case.name),
+        }
+    }
+}
+
 #[test]
 fn envelope_vectors_through_the_rust_api() {
     let cases = envelope_cases();
     assert!(cases.len() >= 103);
     for case in &cases {
-        assert_record(case, rust_record(&case.line));
-        // The reply-only call, against the vectors' replies.
-        for (role, field) in [(Role::Server, "reply_server"), (Role::Client, "reply_client")] {
-            assert_eq!(
-                text(invalid_reply(&case.line, role).as_deref()),
-                case.expected[field],
-                "{}: {field}",
-                case.name
-            );
-        }
+        check_through_rust(case, Profile::JsonRpc);
+        // The default entry points are the JSON-RPC profile's.
+        assert_eq!(classify(&case.line), Profile::JsonRpc.classify(&case.line));
+        assert_eq!(invalid_reply(&case.line, Role::Server), Profile::JsonRpc.invalid_reply(&case.line, Role::Server));
+    }
+}
+
+#[test]
+fn mcp_vectors_through_the_rust_api() {
+    let cases = mcp_cases();
+    // The contract's named cases and every line of envelope.jsonl.
+    assert!(cases.len() >= 81 + 103, "{}", cases.len());
+    assert!(cases.iter().any(|c| c.expected["kind"] == "invalid_response"));
+    for case in &cases {
+        check_through_rust(case, Profile::Mcp);
     }
 }
 
@@ -76,6 +115,7 @@ fn c_kind(kind: JsonRpcKind) -> &'static str {
         JSONRPC_KIND_RESPONSE => "response",
         JSONRPC_KIND_NOT_JSONRPC => "not_jsonrpc",
         JSONRPC_KIND_TOO_LONG => "too_long",
+        JSONRPC_KIND_INVALID_RESPONSE => "invalid_response",
     }
 }
 
@@ -92,8 +132,19 @@ fn c_id_kind(kind: JsonRpcIdKind) -> &'static str {
     }
 }
 
-/// A C classification in the vectors' form.
-pub fn c_record(c: &JsonRpcClassification) -> Value {
+/// A C classification in the vectors' form (with `substitute` for the MCP
+/// profile's vectors).
+pub fn c_record(c: &JsonRpcClassification, profile: JsonRpcProfile) -> Value {
+    let mut record = c_record_jsonrpc(c);
+    if profile == JsonRpcProfile::JSONRPC_PROFILE_MCP {
+        record["substitute"] = text(c_str(c.substitute).as_deref());
+    } else {
+        assert!(c.substitute.ptr.is_null(), "no substitute in the JSON-RPC profile");
+    }
+    record
+}
+
+fn c_record_jsonrpc(c: &JsonRpcClassification) -> Value {
     let spans: Map<String, Value> = [
         ("id", c.id_span),
         ("method", c.method_span),
@@ -121,17 +172,17 @@ pub fn c_record(c: &JsonRpcClassification) -> Value {
     })
 }
 
-fn c_reply(line: &[u8], role: JsonRpcRole) -> Option<String> {
-    let mut reply = unsafe { jsonrpc_invalid_reply(line.as_ptr(), line.len(), role as u32) };
+fn c_reply(line: &[u8], role: JsonRpcRole, profile: JsonRpcProfile) -> Option<String> {
+    let mut reply = unsafe { jsonrpc_invalid_reply(line.as_ptr(), line.len(), role as u32, profile as u32) };
     assert_eq!(reply.status, JsonRpcStatus::JSONRPC_STATUS_OK);
     let text = c_str(JsonRpcStr { ptr: reply.text.ptr, len: reply.text.len });
     unsafe { jsonrpc_string_free(&mut reply.text) };
     text
 }
 
-fn check_through_c(case: &EnvelopeCase) {
-    let mut c = unsafe { jsonrpc_classify(case.line.as_ptr(), case.line.len()) };
-    let record = c_record(&c);
+fn check_through_c(case: &EnvelopeCase, profile: JsonRpcProfile) {
+    let mut c = unsafe { jsonrpc_classify(case.line.as_ptr(), case.line.len(), profile as u32) };
+    let record = c_record(&c, profile);
     unsafe { jsonrpc_classification_free(&mut c) };
     assert_eq!(c.kind, JsonRpcKind::JSONRPC_KIND_NONE, "free zeroes the result");
     assert_record(case, record.clone());
@@ -145,6 +196,7 @@ fn check_through_c(case: &EnvelopeCase) {
             jsonrpc_classify_into(
                 case.line.as_ptr(),
                 case.line.len(),
+                profile as u32,
                 out.as_mut_ptr(),
                 scratch.as_mut_ptr(),
                 scratch_len,
@@ -152,7 +204,7 @@ fn check_through_c(case: &EnvelopeCase) {
         };
         assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
         let mut out = unsafe { out.assume_init() };
-        assert_eq!(c_record(&out), record, "{} into {scratch_len} bytes", case.name);
+        assert_eq!(c_record(&out, profile), record, "{} into {scratch_len} bytes", case.name);
         if scratch_len == 4096 {
             assert!(out.storage.is_null(), "{}: fits the scratch buffer", case.name);
         }
@@ -160,14 +212,24 @@ fn check_through_c(case: &EnvelopeCase) {
     }
     // The reply-only call, against the vectors' replies.
     let expected = &case.expected;
-    assert_eq!(text(c_reply(&case.line, JsonRpcRole::JSONRPC_ROLE_SERVER).as_deref()), expected["reply_server"]);
-    assert_eq!(text(c_reply(&case.line, JsonRpcRole::JSONRPC_ROLE_CLIENT).as_deref()), expected["reply_client"]);
+    for (role, field) in
+        [(JsonRpcRole::JSONRPC_ROLE_SERVER, "reply_server"), (JsonRpcRole::JSONRPC_ROLE_CLIENT, "reply_client")]
+    {
+        assert_eq!(text(c_reply(&case.line, role, profile).as_deref()), expected[field], "{}: {field}", case.name);
+    }
 }
 
 #[test]
 fn envelope_vectors_through_the_c_abi() {
     for case in &envelope_cases() {
-        check_through_c(case);
+        check_through_c(case, JsonRpcProfile::JSONRPC_PROFILE_JSONRPC);
+    }
+}
+
+#[test]
+fn mcp_vectors_through_the_c_abi() {
+    for case in &mcp_cases() {
+        check_through_c(case, JsonRpcProfile::JSONRPC_PROFILE_MCP);
     }
 }
 

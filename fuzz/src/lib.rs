@@ -2,7 +2,7 @@
 //! JSON (serde_json) and of SPEC §2 (a deliberately plain implementation on
 //! serde_json's `Value`), and the invariants every classification keeps.
 
-use jsonrpc_envelope::{Classification, IdKind, Kind, Role, classify};
+use jsonrpc_envelope::{Classification, IdKind, Kind, Profile, Role, classify};
 use serde_json::Value;
 
 /// serde_json's marker for a number kept as text: an object with this key
@@ -111,6 +111,55 @@ pub fn check_line(line: &[u8]) {
     }
     check_spans(line, &c);
     check_replies(&c);
+    check_mcp(line, &c);
+}
+
+/// The MCP profile only narrows: a message may become an invalid request
+/// or response, nothing else changes kind; only an invalid response with a
+/// string or number id (not rule (a)) has a substitute, which is a
+/// response echoing that id's exact text; the rest of the classification
+/// is the JSON-RPC profile's.
+fn check_mcp(line: &[u8], jsonrpc: &Classification<'_>) {
+    let mcp = Profile::Mcp.classify(line);
+    match (jsonrpc.kind, mcp.kind) {
+        (a, b) if a == b => {}
+        (Kind::Request | Kind::Notification, Kind::InvalidRequest) => {}
+        (Kind::Response, Kind::InvalidResponse) => {}
+        (a, b) => panic!("the MCP profile turned {a:?} into {b:?}"),
+    }
+    assert_eq!(
+        (mcp.id, mcp.id_kind, mcp.spans, mcp.names_no_request),
+        (jsonrpc.id, jsonrpc.id_kind, jsonrpc.spans, jsonrpc.names_no_request)
+    );
+    assert_eq!(
+        mcp.reason.is_some(),
+        matches!(mcp.kind, Kind::ParseError | Kind::InvalidRequest | Kind::InvalidResponse)
+    );
+    match mcp.substitute() {
+        None => assert!(
+            mcp.kind != Kind::InvalidResponse
+                || !mcp.id_kind.is_echoable()
+                || matches!(
+                    mcp.reason,
+                    Some(jsonrpc_envelope::Reason::McpResponse(jsonrpc_envelope::ResponseFault::Id(_)))
+                )
+        ),
+        Some(text) => {
+            assert_eq!(mcp.kind, Kind::InvalidResponse);
+            assert_eq!(reference_kind(text.as_bytes()), Some(Some(Kind::Response)), "a substitute is a response");
+            assert!(
+                text.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{},"error":{{"code":-32603,"#, mcp.id.unwrap()))
+            );
+        }
+    }
+    for role in [Role::Server, Role::Client] {
+        if let Some(reply) = mcp.reply(role) {
+            assert_eq!(reference_kind(reply.as_bytes()), Some(Some(Kind::Response)), "a reply is a response");
+            // The reply echoes the id only where it is a string or a number.
+            let echoed = reply.contains(&format!(r#""id":{},"#, mcp.id.unwrap_or("null")));
+            assert!(echoed || !mcp.id_kind.is_echoable() || mcp.kind != Kind::InvalidRequest, "{reply}");
+        }
+    }
 }
 
 fn check_spans(line: &[u8], c: &Classification<'_>) {

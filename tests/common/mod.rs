@@ -44,7 +44,16 @@ fn bytes(record: &Value, text_key: &str, hex_key: &str) -> Vec<u8> {
 }
 
 pub fn envelope_cases() -> Vec<EnvelopeCase> {
-    records("envelope.jsonl")
+    cases("envelope.jsonl")
+}
+
+/// The cases of mcp.jsonl: the MCP profile's (SPEC §10), with `substitute`.
+pub fn mcp_cases() -> Vec<EnvelopeCase> {
+    cases("mcp.jsonl")
+}
+
+fn cases(file: &str) -> Vec<EnvelopeCase> {
+    records(file)
         .into_iter()
         .map(|mut record| {
             let line = bytes(&record, "line", "line_hex");

@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""An independent reference for the MCP-profile vectors (docs/SPEC.md 1-4, 10).
+
+It shares no code with the library: a small scanner of its own, written from
+the SPEC, computes every field. It makes tests/vectors/mcp.jsonl and checks it.
+
+    python3 tests/vectors/mcp_reference.py --write   # writes mcp.jsonl
+    python3 tests/vectors/mcp_reference.py --check   # checks the reference and the file
+
+--check compares the reference, in the JSON-RPC profile, with every line of
+envelope.jsonl; in the MCP profile with every named case of the shared
+mcp.jsonl (../shared/vectors, else the named cases of tests/vectors/mcp.jsonl);
+and checks that tests/vectors/mcp.jsonl is what --write makes. Python 3 stdlib only.
+"""
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ENVELOPE = os.path.join(HERE, "envelope.jsonl")
+MCP = os.path.join(HERE, "mcp.jsonl")
+SHARED_MCP = os.path.join(HERE, "..", "..", "..", "shared", "vectors", "mcp.jsonl")
+
+FIELDS = ["kind", "id_kind", "id", "method", "jsonrpc_2_0", "has_result", "has_error",
+          "names_no_request", "spans", "reason", "reply_server", "reply_client", "substitute"]
+SPANNED = ["id", "method", "params", "result", "error"]
+KIND_TEXT = {"object": "an object", "array": "an array", "boolean": "a boolean",
+             "number": "a number", "string": "a string", "null": "null"}
+MAX_SAFE = 2 ** 53 - 1
+SUBSTITUTE = "Internal error: the peer's response to this request is not valid MCP"
+
+# ---- a strict RFC 8259 scanner over the line's bytes (iterative: no depth limit)
+
+WS = re.compile(rb"[ \t\r\n]*")
+NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+STRING = re.compile(rb'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
+
+
+class ParseError(Exception):
+    pass
+
+
+def skip_ws(b, i):
+    return WS.match(b, i).end()
+
+
+def scan_string(b, i):
+    """The end of the string token at b[i], which must be one."""
+    m = STRING.match(b, i)
+    if not m:
+        raise ParseError("not a valid string at byte %d" % i)
+    return m.end()
+
+
+def scan_member_name(b, i):
+    """Scans `"name" :` from b[i]; returns (raw name bytes, index after the colon)."""
+    i = skip_ws(b, i)
+    if i >= len(b) or b[i] != ord('"'):
+        raise ParseError("expected a member name at byte %d" % i)
+    end = scan_string(b, i)
+    colon = skip_ws(b, end)
+    if colon >= len(b) or b[colon] != ord(":"):
+        raise ParseError("expected ':' at byte %d" % colon)
+    return b[i:end], colon + 1
+
+
+def scan_value(b, i):
+    """Returns the end of the one JSON value starting at or after b[i] (whitespace first)."""
+    stack = []  # the open containers, b"{" or b"["
+    while True:
+        i = skip_ws(b, i)
+        if i >= len(b):
+            raise ParseError("expected a value at the end of the line")
+        c = b[i:i + 1]
+        if c in (b"{", b"["):
+            close = b"}" if c == b"{" else b"]"
+            j = skip_ws(b, i + 1)
+            if b[j:j + 1] != close:
+                stack.append(c)
+                i = scan_member_name(b, j)[1] if c == b"{" else j
+                continue
+            i = j + 1
+        elif c == b'"':
+            i = scan_string(b, i)
+        elif b.startswith((b"true", b"null"), i):
+            i += 4
+        elif b.startswith(b"false", i):
+            i += 5
+        else:
+            m = NUMBER.match(b, i)
+            if not m:
+                raise ParseError("unexpected byte 0x%02x at %d" % (b[i], i))
+            i = m.end()
+        # A value ended: close what it ends, or go on to the next element.
+        while stack:
+            i = skip_ws(b, i)
+            c = b[i:i + 1]
+            if c == b",":
+                i = scan_member_name(b, i + 1)[1] if stack[-1] == b"{" else i + 1
+                break
+            if c != (b"}" if stack[-1] == b"{" else b"]"):
+                raise ParseError("expected ',' or a closing bracket at byte %d" % i)
+            stack.pop()
+            i += 1
+        else:
+            return i
+
+
+def value_kind(b, start):
+    return {ord("{"): "object", ord("["): "array", ord('"'): "string", ord("t"): "boolean",
+            ord("f"): "boolean", ord("n"): "null"}.get(b[start], "number")
+
+
+def object_members(b, i):
+    """The members of the object at b[i] ('{'): {decoded name: (start, end, kind)}, last wins."""
+    members = {}
+    i = skip_ws(b, i + 1)
+    if b[i:i + 1] == b"}":
+        return members
+    while True:
+        raw, i = scan_member_name(b, i)
+        start = skip_ws(b, i)
+        i = scan_value(b, start)
+        members[json.loads(raw.decode("utf-8"))] = (start, i, value_kind(b, start))
+        i = skip_ws(b, i)
+        if b[i:i + 1] == b"}":
+            return members
+        i += 1  # the ',' (scan_value already checked the syntax)
+
+
+def decoded(b, member):
+    return json.loads(b[member[0]:member[1]].decode("utf-8"))
+
+
+# ---- SPEC section 10.1: what is wrong with an MCP id (or an integer), None if nothing
+
+def integer_fault(b, member):
+    if member[2] != "number":
+        return KIND_TEXT[member[2]]
+    raw = b[member[0]:member[1]].decode("ascii")
+    if any(ch in raw for ch in ".eE"):
+        return "a number with a fraction or an exponent"
+    digits = raw.lstrip("-")
+    if len(digits) > 16 or int(digits) > MAX_SAFE:
+        return "an integer beyond 2^53 - 1"
+    return None
+
+
+def mcp_id_fault(b, member):
+    if member[2] == "string":
+        lone = any(0xD800 <= ord(ch) <= 0xDFFF for ch in decoded(b, member))
+        return "a string with a lone surrogate" if lone else None
+    return integer_fault(b, member)
+
+
+# ---- SPEC sections 2-4 and 10.2-10.3
+
+def reply(id_text, code, message):
+    return '{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}' % (
+        id_text, code, json.dumps(message))
+
+
+def classify(line, mcp):
+    """The record (FIELDS) for `line` (bytes), in the MCP profile or the JSON-RPC one."""
+    r = dict(kind=None, id_kind="absent", id=None, method=None, jsonrpc_2_0=False,
+             has_result=False, has_error=False, names_no_request=False, spans={},
+             reason=None, reply_server=None, reply_client=None, substitute=None)
+    try:
+        b = line
+        try:
+            b.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ParseError("invalid UTF-8 at byte %d" % e.start)
+        start = skip_ws(b, 0)
+        if start == len(b):
+            r["kind"] = "empty"
+            return r
+        end = skip_ws(b, scan_value(b, start))
+        if end != len(b):
+            raise ParseError("trailing data at byte %d" % end)
+    except ParseError as e:
+        r.update(kind="parse_error", reason=str(e), reply_server=reply("null", -32700, "Parse error"))
+        return r
+    top = value_kind(b, start)
+    if top == "array":
+        r.update(kind="batch", reply_server=reply(
+            "null", -32600, "Invalid Request: this server doesn't accept batches"))
+        return r
+    if top != "object":
+        r.update(kind="not_object", reply_server=reply(
+            "null", -32600, "Invalid Request: a message must be an object, not " + KIND_TEXT[top]))
+        return r
+
+    m = object_members(b, start)
+    kind_of = lambda name: m[name][2] if name in m else "absent"
+    idk, methodk = kind_of("id"), kind_of("method")
+    r.update(id_kind=idk, has_result="result" in m, has_error="error" in m,
+             jsonrpc_2_0=kind_of("jsonrpc") == "string" and decoded(b, m["jsonrpc"]) == "2.0",
+             spans={n: [m[n][0], m[n][1] - m[n][0]] for n in SPANNED if n in m})
+    if idk != "absent":
+        r["id"] = b[m["id"][0]:m["id"][1]].decode("utf-8")
+    if methodk == "string":
+        r["method"] = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch
+                              for ch in decoded(b, m["method"]))
+    if methodk == "absent":
+        if idk == "absent" and not (r["has_error"] and r["jsonrpc_2_0"]):
+            r["kind"] = "not_jsonrpc"
+            return r
+        r["kind"] = "response"
+        r["names_no_request"] = r["has_error"] and r["jsonrpc_2_0"] and idk in ("null", "absent")
+        reason = mcp and response_fault(b, m, r["jsonrpc_2_0"])
+        if reason:
+            r.update(kind="invalid_response", reason=reason)
+            if idk != "absent" and mcp_id_fault(b, m["id"]) is None:
+                r["substitute"] = reply(r["id"], -32603, SUBSTITUTE)
+        return r
+    faults = []  # section 2's faults, with section 4's messages
+    if methodk != "string":
+        faults.append("the method must be a string, not " + KIND_TEXT[methodk])
+    if idk in ("object", "array", "boolean"):
+        faults.append("the id must be a string, a number or null, not " + KIND_TEXT[idk])
+    if faults:
+        message = "Invalid Request: " + "; ".join(faults)
+    else:
+        r["kind"] = "request" if idk != "absent" else "notification"
+        message = mcp and request_fault(b, m, r["kind"], r["jsonrpc_2_0"])
+    if message:
+        echo = r["id"] if idk in ("string", "number") else "null"
+        r.update(kind="invalid_request", reason=message,
+                 reply_server=reply(echo, -32600, message), reply_client=reply(echo, -32600, message))
+    return r
+
+
+def request_fault(b, m, kind, jsonrpc_2_0):
+    """SPEC 10.2: the message of the first rule a request or notification breaks, or None."""
+    if kind == "request":
+        what = mcp_id_fault(b, m["id"])
+        if what:
+            return "Invalid Request: an MCP id must be a string or an integer, not " + what
+    if not jsonrpc_2_0:
+        return "Invalid Request: MCP requires the member jsonrpc to be the string 2.0"
+    if kind == "request" and set(m) - {"jsonrpc", "id", "method", "params"}:
+        return "Invalid Request: an MCP request has no members but jsonrpc, id, method and params"
+    if kind == "notification" and set(m) - {"jsonrpc", "method", "params"}:
+        return "Invalid Request: an MCP notification has no members but jsonrpc, method and params"
+    if "params" not in m:
+        return None
+    if m["params"][2] != "object":
+        return "Invalid Request: the params must be an object, not " + KIND_TEXT[m["params"][2]]
+    params = object_members(b, m["params"][0])
+    if "_meta" not in params:
+        return None
+    if params["_meta"][2] != "object":
+        return "Invalid Request: params._meta must be an object, not " + KIND_TEXT[params["_meta"][2]]
+    meta = object_members(b, params["_meta"][0])
+    what = "progressToken" in meta and mcp_id_fault(b, meta["progressToken"])
+    if what:
+        return "Invalid Request: params._meta.progressToken must be a string or an integer, not " + what
+    return None
+
+
+def response_fault(b, m, jsonrpc_2_0):
+    """SPEC 10.3: the reason of the first rule, (a) to (d), a response breaks, or None."""
+    if "id" in m and not ("error" in m and m["id"][2] == "null"):
+        what = mcp_id_fault(b, m["id"])
+        if what:
+            return "Invalid Response: an MCP id must be a string or an integer, not " + what
+    if not jsonrpc_2_0:
+        return "Invalid Response: MCP requires the member jsonrpc to be the string 2.0"
+    body = [n for n in ("result", "error") if n in m]
+    if len(body) != 1 or set(m) - {"jsonrpc", "id", body[0]}:
+        return ("Invalid Response: an MCP response has exactly one of result and error, "
+                "and no members but jsonrpc and id besides")
+    kind = m[body[0]][2]
+    if kind != "object":
+        return "Invalid Response: the %s must be an object, not %s" % (body[0], KIND_TEXT[kind])
+    if body[0] == "result":
+        return None
+    error = object_members(b, m["error"][0])
+    if "code" not in error:
+        return "Invalid Response: the error has no code"
+    what = integer_fault(b, error["code"])
+    if what:
+        return "Invalid Response: the error's code must be an integer, not " + what
+    if "message" not in error:
+        return "Invalid Response: the error has no message"
+    if error["message"][2] != "string":
+        return "Invalid Response: the error's message must be a string, not " + KIND_TEXT[error["message"][2]]
+    return None
+
+
+# ---- the file: the shared named cases, every envelope line, then cases of our own
+
+EXTRA = [  # (name, line): SPEC 10.2/10.3 rules and <what> texts the shared cases lack
+    ("progressToken 2^53-1", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":9007199254740991}}}'),
+    ("progressToken beyond 2^53 - 1", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":9007199254740992}}}'),
+    ("progressToken with an exponent", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1e3}}}'),
+    ("progressToken a surrogate pair", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"\\ud83d\\ude00"}}}'),
+    ("progressToken -0", '{"jsonrpc":"2.0","method":"notifications/progress","params":{"_meta":{"progressToken":-0},"progress":1}}'),
+    ("progressToken duplicated, the last counts", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1.5,"progressToken":"t"}}}'),
+    ("_meta an array", '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":[]}}'),
+    ("escaped _meta is _meta", '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"\\u005fmeta":5}}'),
+    ("notification with params null", '{"jsonrpc":"2.0","method":"notifications/progress","params":null}'),
+    ("notification with an extra member ID, which is not id", '{"jsonrpc":"2.0","method":"notifications/initialized","ID":1}'),
+    ("request with an extra member Method, which is not method", '{"jsonrpc":"2.0","id":1,"method":"ping","Method":"x"}'),
+    ("escaped p\\u0061rams is params", '{"jsonrpc":"2.0","id":1,"method":"ping","p\\u0061rams":5}'),
+    ("duplicated params, the last an object", '{"jsonrpc":"2.0","id":1,"method":"ping","params":5,"params":{}}'),
+    ("duplicated params, the last an array", '{"jsonrpc":"2.0","id":1,"method":"ping","params":{},"params":[]}'),
+    ("id with an escaped backslash before ud800 has no surrogate", '{"jsonrpc":"2.0","id":"\\\\ud800","method":"ping"}'),
+    ("id with a reversed surrogate pair: two lone surrogates", '{"jsonrpc":"2.0","id":"\\udc00\\ud800","method":"ping"}'),
+    ("non-ASCII string id", '{"jsonrpc":"2.0","id":"工具","method":"ping"}'),
+    ("method fault keeps its section 4 message before MCP faults", '{"id":1.5,"method":5,"x":1}'),
+    ("CRLF request", '{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),
+    ("deep nesting inside _meta is checked without recursion", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"x":' + "[" * 500 + "]" * 500 + '}}}'),
+    ("response with an escaped r\\u0065sult", '{"jsonrpc":"2.0","id":1,"r\\u0065sult":{}}'),
+    ("response with an escaped r\\u0065sult that is an array", '{"jsonrpc":"2.0","id":1,"r\\u0065sult":[]}'),
+    ("error response with an id with a fraction: no substitute", '{"jsonrpc":"2.0","id":1.5,"error":{"code":1,"message":"m"}}'),
+    ("response id 2^53-1", '{"jsonrpc":"2.0","id":9007199254740991,"result":{}}'),
+    ("response id -2^53 has no substitute", '{"jsonrpc":"2.0","id":-9007199254740992,"result":{}}'),
+    ("response id with a lone surrogate has no substitute", '{"jsonrpc":"2.0","id":"\\ud800","result":{}}'),
+    ("response with an empty string id", '{"jsonrpc":"2.0","id":"","result":{}}'),
+    ("substitute of a non-ASCII id", '{"jsonrpc":"2.0","id":"工具","result":[]}'),
+    ("error code with an exponent", '{"jsonrpc":"2.0","id":1,"error":{"code":1e3,"message":"m"}}'),
+    ("error code 1.0 has a fraction", '{"jsonrpc":"2.0","id":1,"error":{"code":1.0,"message":"m"}}'),
+    ("error code -0 is an integer", '{"jsonrpc":"2.0","id":1,"error":{"code":-0,"message":"m"}}'),
+    ("error code -(2^53-1)", '{"jsonrpc":"2.0","id":1,"error":{"code":-9007199254740991,"message":"m"}}'),
+    ("error code a non-ASCII string", '{"jsonrpc":"2.0","id":1,"error":{"code":"é","message":"m"}}'),
+    ("error code null", '{"jsonrpc":"2.0","id":1,"error":{"code":null,"message":"m"}}'),
+    ("error message null", '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":null}}'),
+    ("error data is free", '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":{"x":[null]}}}'),
+    ("duplicated error, the last an array", '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"},"error":[]}'),
+    ("null id, result and error: no substitute", '{"jsonrpc":"2.0","id":null,"result":{},"error":{"code":1,"message":"m"}}'),
+    ("error naming no request with an extra member", '{"jsonrpc":"2.0","error":{"code":1,"message":"m"},"x":1}'),
+]
+
+
+def line_bytes(record):
+    return bytes.fromhex(record["line_hex"]) if "line_hex" in record else record["line"].encode("utf-8")
+
+
+def build(name, line, result, parse_reason=None):
+    """The file's record; a parse_error's reason is the convention's (the reference's is its own)."""
+    record = {"name": name}
+    try:
+        record["line"] = line.decode("utf-8")
+    except UnicodeDecodeError:
+        record["line_hex"] = line.hex()
+    record.update(result)
+    if result["kind"] == "parse_error":
+        record["reason"] = parse_reason
+    return record
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(text) for text in f]
+
+
+def shared_cases():
+    """The contract's named cases: the shared file, else those already in mcp.jsonl."""
+    if os.path.exists(SHARED_MCP):
+        return read(SHARED_MCP)
+    ours = {name for name, _ in EXTRA}
+    return [r for r in read(MCP) if not r["name"].startswith("envelope: ") and r["name"] not in ours]
+
+
+def generate():
+    records = [build(c["name"], line_bytes(c), classify(line_bytes(c), True), c["reason"])
+               for c in shared_cases()]
+    records += [build("envelope: " + e["name"], line_bytes(e), classify(line_bytes(e), True), e["reason"])
+                for e in read(ENVELOPE)]
+    records += [build(name, line.encode("utf-8"), classify(line.encode("utf-8"), True))
+                for name, line in EXTRA]
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def compare(expected, got, fields):
+    wrong = []
+    for field in fields:
+        if field == "reason" and expected["kind"] == "parse_error":
+            if not got["reason"]:  # the reference's own text: there must be one
+                wrong.append("reason: none for a parse_error")
+        elif got[field] != expected[field]:
+            wrong.append("%s: %r, want %r" % (field, got[field], expected[field]))
+    return wrong
+
+
+def check():
+    failures = []
+    envelope = read(ENVELOPE)
+    for e in envelope:  # (a) the JSON-RPC profile, against envelope.jsonl
+        got = classify(line_bytes(e), False)
+        if got.pop("substitute") is not None or set(e) - {"name", "line", "line_hex"} != set(got):
+            failures.append("envelope %r: fields differ" % e["name"])
+        failures += ["envelope %r: %s" % (e["name"], w) for w in compare(e, got, FIELDS[:-1])]
+    cases = shared_cases()
+    for c in cases:  # (b) the MCP profile, against the contract's named cases
+        got = classify(line_bytes(c), True)
+        failures += ["mcp %r: %s" % (c["name"], w) for w in compare(c, got, FIELDS)]
+    text = generate()
+    lines = text.splitlines(True)
+    if os.path.exists(SHARED_MCP):  # byte for byte, as the shared file writes them
+        with open(SHARED_MCP, encoding="utf-8") as f:
+            if f.readlines() != lines[:len(cases)]:
+                failures.append("the shared cases are not written byte for byte as in " + SHARED_MCP)
+    names = [json.loads(t)["name"] for t in lines]
+    if len(set(names)) != len(names):
+        failures.append("names are not unique in mcp.jsonl")
+    if not os.path.exists(MCP) or open(MCP, encoding="utf-8").read() != text:  # (c)
+        failures.append("tests/vectors/mcp.jsonl is not what --write makes: run it with --write")
+    for f in failures:
+        print("FAIL", f, file=sys.stderr)
+    if not failures:
+        print("mcp_reference: %d envelope lines, %d named MCP cases and mcp.jsonl (%d lines) agree"
+              % (len(envelope), len(cases), len(lines)))
+    return 1 if failures else 0
+
+
+def main(argv):
+    if argv[1:] == ["--write"]:
+        text = generate()
+        with open(MCP, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        return 0
+    if argv[1:] == ["--check"]:
+        return check()
+    print("usage: %s --write | --check" % argv[0], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
