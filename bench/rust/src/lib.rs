@@ -6,10 +6,11 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use jsonrpc_envelope::ffi::{
-    JsonRpcBatch, JsonRpcClassification, JsonRpcStatus, jsonrpc_classification_free, jsonrpc_classify,
-    jsonrpc_classify_into, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free, jsonrpc_reader_new,
+    JsonRpcBatch, JsonRpcClassification, JsonRpcProfile, JsonRpcRole, JsonRpcStatus, jsonrpc_classification_free,
+    jsonrpc_classify, jsonrpc_classify_into, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free,
+    jsonrpc_reader_new, jsonrpc_session_end, jsonrpc_session_feed, jsonrpc_session_free, jsonrpc_session_new,
 };
-use jsonrpc_envelope::{Kind, Line, Reader, classify};
+use jsonrpc_envelope::{Kind, Line, Profile, Reader, classify};
 use serde_json::Value;
 
 /// The lines of bench/out/<size>.jsonl.
@@ -100,13 +101,15 @@ pub type Run = fn(&Corpus) -> usize;
 
 /// Every implementation, by the name its benchmark has: the project's
 /// (one line at a time, then streams), then its peers, then the floors.
-pub const IMPLEMENTATIONS: [(&str, Run); 14] = [
+pub const IMPLEMENTATIONS: [(&str, Run); 16] = [
     ("classify", run_classify),
+    ("classify_mcp", |c| c.lines.iter().filter(|l| Profile::Mcp.classify(black_box(l)).kind == Kind::Request).count()),
     ("c_abi_classify_free", run_classify_free),
     ("c_abi_classify_into", run_classify_into),
     ("reader", run_reader),
     ("c_abi_reader_16k", |c| run_c_reader(c, 16 << 10)),
     ("c_abi_reader_64k", |c| run_c_reader(c, 64 << 10)),
+    ("c_abi_session_64k", |c| run_c_session(c, 64 << 10)),
     ("serde_json_value", |c| c.lines.iter().map(|l| serde_value_envelope(black_box(l))).sum()),
     ("serde_json_ignored_any", |c| c.lines.iter().filter(|l| serde_ignored(black_box(l))).count()),
     ("sonic_rs_ignored_any", |c| c.lines.iter().filter(|l| sonic_ignored(black_box(l))).count()),
@@ -130,7 +133,8 @@ fn run_classify_free(c: &Corpus) -> usize {
     c.lines
         .iter()
         .map(|l| unsafe {
-            let mut c = jsonrpc_classify(black_box(l.as_ptr()), l.len());
+            let mut c =
+                jsonrpc_classify(black_box(l.as_ptr()), l.len(), JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32);
             let kind = c.kind as usize;
             jsonrpc_classification_free(&mut c);
             kind
@@ -144,7 +148,14 @@ fn run_classify_into(c: &Corpus) -> usize {
     c.lines
         .iter()
         .map(|l| unsafe {
-            jsonrpc_classify_into(black_box(l.as_ptr()), l.len(), out.as_mut_ptr(), scratch.as_mut_ptr(), 1024);
+            jsonrpc_classify_into(
+                black_box(l.as_ptr()),
+                l.len(),
+                JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32,
+                out.as_mut_ptr(),
+                scratch.as_mut_ptr(),
+                1024,
+            );
             let c = out.assume_init_mut();
             let kind = c.kind as usize;
             if !c.storage.is_null() {
@@ -176,7 +187,7 @@ fn run_c_reader(c: &Corpus, size: usize) -> usize {
     let mut batch = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
     let mut lines = 0;
     unsafe {
-        let reader = jsonrpc_reader_new(0);
+        let reader = jsonrpc_reader_new(0, JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32);
         for chunk in chunks(c, size) {
             let status = jsonrpc_reader_feed(reader, chunk.as_ptr(), chunk.len(), batch.as_mut_ptr());
             assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
@@ -185,6 +196,26 @@ fn run_c_reader(c: &Corpus, size: usize) -> usize {
         assert_eq!(jsonrpc_reader_end(reader, batch.as_mut_ptr()), JsonRpcStatus::JSONRPC_STATUS_OK);
         lines += batch.assume_init_ref().count;
         jsonrpc_reader_free(reader);
+    }
+    lines
+}
+
+/// The C ABI's session (MCP profile, role server: what a transport runs)
+/// over the stream in chunks of `size`.
+fn run_c_session(c: &Corpus, size: usize) -> usize {
+    let mut batch = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
+    let mut lines = 0;
+    unsafe {
+        let session =
+            jsonrpc_session_new(JsonRpcRole::JSONRPC_ROLE_SERVER as u32, JsonRpcProfile::JSONRPC_PROFILE_MCP as u32, 0);
+        for chunk in chunks(c, size) {
+            let status = jsonrpc_session_feed(session, chunk.as_ptr(), chunk.len(), batch.as_mut_ptr());
+            assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+            lines += batch.assume_init_ref().count;
+        }
+        assert_eq!(jsonrpc_session_end(session, batch.as_mut_ptr()), JsonRpcStatus::JSONRPC_STATUS_OK);
+        lines += batch.assume_init_ref().count;
+        jsonrpc_session_free(session);
     }
     lines
 }

@@ -30,7 +30,13 @@ fn library(out: &mut String) {
     let line = big_line(512 << 20);
     let before = status_kib("VmRSS:");
     let kind = jsonrpc_envelope::classify(&line).kind;
-    let mut c = unsafe { jsonrpc_envelope::ffi::jsonrpc_classify(line.as_ptr(), line.len()) };
+    let mut c = unsafe {
+        jsonrpc_envelope::ffi::jsonrpc_classify(
+            line.as_ptr(),
+            line.len(),
+            jsonrpc_envelope::ffi::JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32,
+        )
+    };
     unsafe { jsonrpc_envelope::ffi::jsonrpc_classification_free(&mut c) };
     let peak = status_kib("VmHWM:");
     out.push_str(&format!(
