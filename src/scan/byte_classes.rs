@@ -1,10 +1,9 @@
 //! The byte classes of 64-byte blocks, for the structural scanner: one bit
 //! per byte for each class, computed with AVX-512 or AVX2 (detected at run
-//! time), or eight bytes at a time in a `u64` (SWAR), or byte by byte as
-//! the definition the others are tested against. SWAR is tested and fuzzed
-//! like the vector paths but not used: on CPUs without them, the stepwise
-//! scanner is faster. The `unsafe` code is unaligned loads from a 64-byte
-//! array, and calls that need the detected features.
+//! time), or byte by byte as the definition the others are tested against.
+//! On CPUs without those vectors the stepwise scanner takes every line.
+//! The `unsafe` code is unaligned loads from a 64-byte array, and calls
+//! that need the detected features.
 #![allow(unsafe_code)]
 
 #[cfg(any(test, feature = "fuzzing"))]
@@ -63,113 +62,6 @@ pub(super) trait ByteClasses: Copy {
     fn simple_escapes(self, block: &[u8; 64]) -> u64;
     /// A new UTF-8 check, for one line.
     fn utf8(self) -> Self::Utf8;
-}
-
-/// Eight bytes at a time in a `u64` (SWAR), on every CPU. It costs some
-/// 800 operations a block (eleven exact byte comparisons and five gathers
-/// of high bits per word), where the stepwise scanner skips string text at
-/// about two a byte: measured slower on both the portable x86_64 build and
-/// with the portable string search aarch64 gets, so not used.
-#[cfg(any(test, feature = "fuzzing"))]
-#[derive(Clone, Copy)]
-pub(super) struct Swar;
-
-#[cfg(any(test, feature = "fuzzing"))]
-impl Swar {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-
-    /// The block's eight words, little-endian.
-    #[inline(always)]
-    fn words(block: &[u8; 64]) -> [u64; 8] {
-        let (words, _) = block.as_chunks::<8>();
-        std::array::from_fn(|k| u64::from_le_bytes(words[k]))
-    }
-
-    /// High bit set in each byte of `word` that is zero, exactly (no
-    /// borrow crosses a byte: the low seven bits are added apart from the
-    /// high one).
-    #[inline(always)]
-    fn zeros(word: u64) -> u64 {
-        !(((word & Swar::LOW7) + Swar::LOW7) | word | Swar::LOW7)
-    }
-
-    /// High bit set in each byte of `word` equal to `byte`.
-    #[inline(always)]
-    fn equal(word: u64, byte: u8) -> u64 {
-        Swar::zeros(word ^ (Swar::ONES * u64::from(byte)))
-    }
-
-    /// High bit set in each byte of `word` below 0x20.
-    #[inline(always)]
-    fn controls(word: u64) -> u64 {
-        !(((word & Swar::LOW7) + Swar::ONES * 0x60) | word) & !Swar::LOW7
-    }
-
-    /// One bit per byte of the block, from the high bits that `class` sets
-    /// in each word: the eight high bits of a word are gathered into one
-    /// byte by a multiplication whose partial products never overlap.
-    #[inline(always)]
-    fn bits(words: &[u64; 8], class: impl Fn(u64) -> u64) -> u64 {
-        const GATHER: u64 = 0x0102_0408_1020_4080;
-        words
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (k, &word)| acc | ((class(word) >> 7).wrapping_mul(GATHER) >> 56) << (8 * k))
-    }
-}
-
-#[cfg(any(test, feature = "fuzzing"))]
-impl ByteClasses for Swar {
-    type Utf8 = Deferred;
-
-    #[inline(always)]
-    fn stops(self, block: &[u8; 64]) -> Stops {
-        let words = Swar::words(block);
-        Stops {
-            quote: Swar::bits(&words, |w| Swar::equal(w, b'"')),
-            backslash: Swar::bits(&words, |w| Swar::equal(w, b'\\')),
-            control: Swar::bits(&words, Swar::controls),
-        }
-    }
-
-    #[inline(always)]
-    fn layout(self, block: &[u8; 64]) -> Layout {
-        let words = Swar::words(block);
-        let whitespace =
-            |w| Swar::equal(w, b' ') | Swar::equal(w, b'\t') | Swar::equal(w, b'\n') | Swar::equal(w, b'\r');
-        // `{` and `[` (and `}` and `]`) differ only in bit 0x20; folding it
-        // in also admits 0x0c and 0x1a as `,` and `:`, which are control
-        // bytes and are taken out again.
-        let operator = |w: u64| {
-            let folded = w | (Swar::ONES * 0x20);
-            (Swar::equal(folded, b'{')
-                | Swar::equal(folded, b'}')
-                | Swar::equal(folded, b':')
-                | Swar::equal(folded, b','))
-                & !Swar::controls(w)
-        };
-        Layout { whitespace: Swar::bits(&words, whitespace), operator: Swar::bits(&words, operator) }
-    }
-
-    #[inline(always)]
-    fn prefix_xor(self, mut bits: u64) -> u64 {
-        for shift in [1, 2, 4, 8, 16, 32] {
-            bits ^= bits << shift;
-        }
-        bits
-    }
-
-    #[inline(always)]
-    fn simple_escapes(self, block: &[u8; 64]) -> u64 {
-        let words = Swar::words(block);
-        Swar::bits(&words, |w| SIMPLE_ESCAPES.iter().fold(0, |any, &byte| any | Swar::equal(w, byte)))
-    }
-
-    #[inline(always)]
-    fn utf8(self) -> Deferred {
-        Deferred::default()
-    }
 }
 
 /// Byte by byte: the definition the vector code is tested against.
@@ -510,11 +402,6 @@ mod tests {
             Some(avx512) => agrees_with_the_byte_by_byte_definition(avx512),
             None => println!("skipped: this CPU has no AVX-512 F and BW and PCLMULQDQ"),
         }
-    }
-
-    #[test]
-    fn swar_agrees_with_the_byte_by_byte_definition() {
-        agrees_with_the_byte_by_byte_definition(Swar);
     }
 
     #[test]

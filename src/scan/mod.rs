@@ -173,7 +173,7 @@ impl TopLevel for Everything {
 }
 
 /// Whether both scanners read `line` alike (the structural one with every
-/// set of byte classes this CPU has, SWAR and byte by byte included): it
+/// set of byte classes this CPU has, byte by byte included): it
 /// takes exactly the lines that are UTF-8 and that the stepwise one finds
 /// valid, with the same root and the same members, and knows whether a line
 /// has a backslash. For the unit tests and the fuzz target `scanners`; not
@@ -200,7 +200,7 @@ pub fn scanners_agree(line: &[u8]) -> bool {
             return false;
         }
     }
-    structural(line, byte_classes::Swar) == want && structural(line, byte_classes::Bytewise) == want
+    structural(line, byte_classes::Bytewise) == want
 }
 
 /// Whether the line-as-text check (`utf8.rs`, whose vector ASCII check

@@ -20,8 +20,7 @@ use super::{Root, Scanned, Span, TopLevel, Value, ValueKind};
 /// When `line` is one valid JSON text in UTF-8: what it holds, with the
 /// members of a root object reported to `top`. `None` when it is not, or
 /// when this CPU has no vector path (`top` may then have been told
-/// anything): there the stepwise scanner is faster than this one with the
-/// SWAR classes (measured in the commit that says so).
+/// anything): there the stepwise scanner takes every line.
 #[inline]
 pub(super) fn scan<'a, T: TopLevel>(line: &'a [u8], top: &mut T) -> Option<Scanned<'a>> {
     #[cfg(target_arch = "x86_64")]

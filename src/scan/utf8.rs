@@ -21,7 +21,7 @@ pub(super) trait Utf8 {
     fn valid(&self, line: &[u8]) -> bool;
 }
 
-/// The check for classes without vectors (SWAR, and byte by byte): the
+/// The check for the byte-by-byte classes (the tests' definition): the
 /// blocks only look for the first byte above ASCII, and the line from that
 /// block on gets simdutf8's check at the end.
 #[cfg(any(test, feature = "fuzzing"))]
