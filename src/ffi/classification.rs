@@ -2,8 +2,8 @@ use std::ffi::c_void;
 use std::mem::MaybeUninit;
 
 use super::JsonRpcStatus;
-use super::guard::guard;
 use super::input::{InputError, bytes};
+use super::panic_boundary::boundary;
 use super::text::{Block, Counter, Formatted, JsonRpcStr, Place};
 use crate::fallible::OutOfMemory;
 use crate::reply::Owed;
@@ -517,7 +517,7 @@ fn span(span: Option<Span>) -> JsonRpcSpan {
 /// A non-NULL `line` must be valid for reads of `len` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_classify(line: *const u8, len: usize, profile: u32) -> JsonRpcClassification {
-    guard(
+    boundary(
         || JsonRpcClassification::failed(c"internal error in jsonrpc_classify"),
         || {
             let Some(profile) = super::profile::profile(profile) else {
@@ -583,7 +583,7 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
     if out.is_null() {
         return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
     }
-    guard(
+    boundary(
         || {
             let failed = JsonRpcClassification::failed(c"internal error in jsonrpc_classify_into");
             // SAFETY: `out` is non-NULL and writable by the contract.
@@ -621,7 +621,7 @@ pub unsafe extern "C" fn jsonrpc_classify_into(
 /// `jsonrpc_classify_into` (or a zeroed one) that no other thread is using.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_classification_free(classification: *mut JsonRpcClassification) {
-    guard(
+    boundary(
         || (),
         || {
             if classification.is_null() {

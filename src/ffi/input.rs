@@ -24,6 +24,6 @@ pub(super) unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], I
     }
     // SAFETY: non-NULL, length within isize, and readable by the contract.
     let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
-    super::guard::test_hook(bytes);
+    super::panic_boundary::test_hook(bytes);
     Ok(bytes)
 }

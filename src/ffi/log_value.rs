@@ -1,7 +1,7 @@
 use std::mem::MaybeUninit;
 
-use super::guard::guard;
 use super::input::bytes;
+use super::panic_boundary::boundary;
 use super::text::{Cursor, JsonRpcString};
 use crate::log_text::{LOG_VALUE_MAX_BYTES, write_log_value};
 
@@ -19,7 +19,7 @@ use crate::log_text::{LOG_VALUE_MAX_BYTES, write_log_value};
 /// A non-NULL `data` must be valid for reads of `len` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_log_value(data: *const u8, len: usize) -> JsonRpcString {
-    guard(
+    boundary(
         || JsonRpcString::NONE,
         || {
             // SAFETY: passed on from the caller.

@@ -5,7 +5,7 @@
 //!
 //! Common to every function:
 //! - Inputs are `(pointer, length)`; `(NULL, 0)` is empty input.
-//! - Every call runs inside a panic guard (`guard.rs`): a panic inside the
+//! - Every call runs inside the panic boundary (`panic_boundary.rs`): a panic inside the
 //!   library becomes an error result, never an unwind into the host.
 //! - Every allocation may fail: a failure is an error result, never an
 //!   abort (`text.rs` and the `fallible` module).
@@ -15,10 +15,10 @@
 #![allow(unsafe_code)]
 
 mod classification;
-mod guard;
 mod input;
 mod log_value;
-mod names;
+mod lookups;
+mod panic_boundary;
 mod profile;
 mod reader;
 mod reply;
@@ -30,13 +30,13 @@ pub use classification::{
     JsonRpcClassification, JsonRpcIdKind, JsonRpcKind, JsonRpcSpan, jsonrpc_classification_free, jsonrpc_classify,
     jsonrpc_classify_into,
 };
-#[cfg(feature = "panic-test")]
-pub use guard::PANIC_TEST_INPUT;
 pub use log_value::jsonrpc_log_value;
-pub use names::{
+pub use lookups::{
     jsonrpc_action_name, jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_is_message, jsonrpc_kind_name,
     jsonrpc_profile_name, jsonrpc_role_name, jsonrpc_status_name,
 };
+#[cfg(feature = "panic-test")]
+pub use panic_boundary::PANIC_TEST_INPUT;
 pub use profile::JsonRpcProfile;
 pub use reader::{
     JsonRpcBatch, JsonRpcLine, JsonRpcReader, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free,

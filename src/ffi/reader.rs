@@ -3,8 +3,8 @@ use std::fmt::Write as _;
 
 use super::JsonRpcStatus;
 use super::classification::{Failure, JsonRpcClassification, JsonRpcKind, Texts};
-use super::guard::guard;
 use super::input::bytes;
+use super::panic_boundary::boundary;
 use super::session::{JsonRpcAction, action};
 use super::text::{Counter, JsonRpcStr};
 use crate::Role;
@@ -332,7 +332,7 @@ fn own_text(
 /// Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_reader_new(max_line: usize, profile: u32) -> *mut JsonRpcReader {
-    guard(std::ptr::null_mut, || {
+    boundary(std::ptr::null_mut, || {
         let Some(profile) = super::profile::profile(profile) else { return std::ptr::null_mut() };
         let reader = JsonRpcReader::new(max_line, profile);
         boxed(reader).unwrap_or(std::ptr::null_mut())
@@ -378,7 +378,7 @@ pub unsafe extern "C" fn jsonrpc_reader_feed(
     len: usize,
     out: *mut JsonRpcBatch,
 ) -> JsonRpcStatus {
-    guard(
+    boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
             let feed = |r: &mut JsonRpcReader| {
@@ -404,7 +404,7 @@ pub unsafe extern "C" fn jsonrpc_reader_feed(
 /// As for `jsonrpc_reader_feed`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_reader_end(reader: *mut JsonRpcReader, out: *mut JsonRpcBatch) -> JsonRpcStatus {
-    guard(
+    boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
             let end = |r: &mut JsonRpcReader| {
@@ -425,12 +425,12 @@ pub unsafe extern "C" fn jsonrpc_reader_end(reader: *mut JsonRpcReader, out: *mu
 /// freed and that no other thread is using.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_reader_free(reader: *mut JsonRpcReader) {
-    guard(
+    boundary(
         || (),
         || {
             if !reader.is_null() {
-                // SAFETY: by the contract, a live reader made by
-                // `fallible::boxed`, which allocates as `Box` does.
+                // SAFETY: by the contract, a live reader made by `boxed`
+                // (below), which allocates as `Box` does.
                 drop(unsafe { Box::from_raw(reader) });
             }
         },

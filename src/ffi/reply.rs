@@ -1,6 +1,6 @@
 use super::JsonRpcStatus;
-use super::guard::guard;
 use super::input::bytes;
+use super::panic_boundary::boundary;
 use super::text::{Counter, Formatted, JsonRpcString};
 use crate::Role;
 use crate::fallible::OutOfMemory;
@@ -59,7 +59,7 @@ pub struct JsonRpcReply {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_invalid_reply(line: *const u8, len: usize, role: u32, profile: u32) -> JsonRpcReply {
     let failed = |status| JsonRpcReply { status, text: JsonRpcString::NONE };
-    guard(
+    boundary(
         || failed(JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR),
         || {
             let Some(role) = self::role(role) else {

@@ -2,8 +2,8 @@ use std::ffi::c_char;
 
 use super::JsonRpcStatus;
 use super::classification::Failure;
-use super::guard::guard;
 use super::input::bytes;
+use super::panic_boundary::boundary;
 use super::reader::{Deciding, JsonRpcBatch, JsonRpcReader, boxed};
 use super::text::{Counter, JsonRpcString};
 use crate::fallible::OutOfMemory;
@@ -89,7 +89,7 @@ pub struct JsonRpcDecision {
 /// value or memory runs out. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_session_new(role: u32, profile: u32, max_line: usize) -> *mut JsonRpcSession {
-    guard(std::ptr::null_mut, || {
+    boundary(std::ptr::null_mut, || {
         let (Some(role), Some(profile)) = (super::reply::role(role), super::profile::profile(profile)) else {
             return std::ptr::null_mut();
         };
@@ -156,7 +156,7 @@ pub unsafe extern "C" fn jsonrpc_session_feed(
     len: usize,
     out: *mut JsonRpcBatch,
 ) -> JsonRpcStatus {
-    guard(
+    boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
             // SAFETY: passed on from the caller.
@@ -185,7 +185,7 @@ pub unsafe extern "C" fn jsonrpc_session_feed(
 /// As for `jsonrpc_session_feed`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_session_end(session: *mut JsonRpcSession, out: *mut JsonRpcBatch) -> JsonRpcStatus {
-    guard(
+    boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
             let end = |reader: &mut crate::Reader, deciding: Deciding<'_>, items: &mut _, texts: &mut _| {
@@ -213,7 +213,7 @@ pub unsafe extern "C" fn jsonrpc_session_sent(
     line: *const u8,
     len: usize,
 ) -> JsonRpcStatus {
-    guard(
+    boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
             // SAFETY: by the contract.
@@ -263,7 +263,7 @@ pub unsafe extern "C" fn jsonrpc_session_refused(
     }
     // SAFETY: `out` is non-NULL and writable by the contract.
     unsafe { out.write(NONE) };
-    guard(
+    boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
             // SAFETY: by the contract.
@@ -305,7 +305,7 @@ pub unsafe extern "C" fn jsonrpc_session_refused(
 /// `session` is NULL or a live session that no other thread is using.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_session_outstanding(session: *const JsonRpcSession) -> usize {
-    guard(
+    boundary(
         || 0,
         || {
             // SAFETY: by the contract.
@@ -322,7 +322,7 @@ pub unsafe extern "C" fn jsonrpc_session_outstanding(session: *const JsonRpcSess
 /// been freed and that no other thread is using.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_session_free(session: *mut JsonRpcSession) {
-    guard(
+    boundary(
         || (),
         || {
             if !session.is_null() {

@@ -64,7 +64,7 @@ impl JsonRpcString {
 /// and that has not been freed since, or that was set to `{NULL, 0}`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_string_free(string: *mut JsonRpcString) {
-    super::guard::guard(
+    super::panic_boundary::boundary(
         || (),
         || {
             if string.is_null() {

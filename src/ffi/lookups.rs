@@ -1,4 +1,5 @@
-//! The names and the default every binding would otherwise restate.
+//! What a C value is called, whether a kind is a message, and the default
+//! line limit: the lookups every binding would otherwise restate.
 
 use std::ffi::c_char;
 
