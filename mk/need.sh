@@ -3,9 +3,9 @@
 #
 # Makes sure each COMMAND is on PATH, for the make target WHO. When some are
 # missing it installs their Debian packages (PACKAGE, or the command's own
-# name) with apt-get, as root or through sudo without a password, saying what
-# it installs; where it cannot, it prints one line per missing command naming
-# it and the package that has it, and fails. Prints nothing when all are
+# name) with mk/apt-install.sh, saying what it installs; where it cannot, it
+# prints one line per missing command naming it and the package that has
+# it, and fails. Prints nothing when all are
 # there, so make runs it before every use.
 #
 #   mk/need.sh test-c valgrind nm=binutils python3
@@ -26,18 +26,7 @@ for need in "$@"; do
 done
 ((${#missing_commands[@]})) || exit 0
 
-sudo=()
-if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    sudo=(sudo -n)
-fi
-if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || ((${#sudo[@]})); }; then
-    echo "$who: installing ${missing_packages[*]} with apt-get (for ${missing_commands[*]})"
-    export DEBIAN_FRONTEND=noninteractive
-    if "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing_packages[@]}" >/dev/null; then
-        exit 0
-    fi
-    echo "$who: apt-get could not install ${missing_packages[*]}" >&2
-fi
+"$(dirname "$0")/apt-install.sh" "$who" "${missing_packages[@]}" && exit 0
 for need in "$@"; do
     command="${need%%=*}"
     package="${need#*=}"

@@ -4,7 +4,7 @@
 # Makes sure $PYTHON (python3 by default) can make virtual environments:
 # Debian's system Python has the venv module but, without its python3-venv
 # package, neither ensurepip nor a working `-m venv`; that package is
-# installed through mk/need.sh's apt-get rules when missing. With DIR, also
+# installed with mk/apt-install.sh when missing. With DIR, also
 # makes sure DIR is a virtual environment of $PYTHON holding exactly the
 # REQUIREMENTs (pip's syntax, from PyPI); it is made again when $PYTHON or
 # the requirements change. Prints nothing when there is nothing to do.
@@ -31,13 +31,7 @@ venv_works() {
 if ! venv_works; then
     version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
     # python3.11-venv where Debian has it, else python3-venv.
-    apt_install() {
-        command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] || return 1
-        echo "$who: installing $1 with apt-get (for $PYTHON -m venv)"
-        DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$1" >/dev/null
-    }
-    apt_install "python$version-venv" || apt_install python3-venv || true
+    "$here/apt-install.sh" "$who" "python$version-venv" || "$here/apt-install.sh" "$who" python3-venv || true
     venv_works || {
         echo "$who needs $PYTHON -m venv, which does not work: install the package python$version-venv (Debian: sudo apt-get install python$version-venv)" >&2
         exit 1

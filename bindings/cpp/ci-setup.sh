@@ -2,9 +2,10 @@
 # bindings/cpp/ci-setup.sh: installs, on a fresh Debian machine, what
 # `make test-cpp` needs and lacks: cmake, g++, pkg-config (pkgconf),
 # GoogleTest (libgtest-dev), valgrind, binutils (nm, readelf), and
-# coreutils' timeout. Idempotent: it runs `apt-get update` and
-# `apt-get install` only when something is missing, and prints nothing
-# when nothing is. make runs it as setup-cpp, before test-cpp.
+# coreutils' timeout, with mk/apt-install.sh (the build's one installer of
+# Debian packages). Idempotent: it installs only when something is
+# missing, and prints nothing when nothing is. make runs it as setup-cpp,
+# before test-cpp.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -31,16 +32,7 @@ have_gtest || missing+=(libgtest-dev)
 
 ((${#missing[@]})) || exit 0
 
-echo "bindings/cpp: installing ${missing[*]}"
-sudo=()
-if [ "$(id -u)" -ne 0 ]; then
-    if have sudo; then
-        sudo=(sudo)
-    else
-        echo "bindings/cpp: not root and no sudo: install ${missing[*]} by hand" >&2
-        exit 1
-    fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+"$(dirname "$0")/../../mk/apt-install.sh" bindings/cpp "${missing[@]}" || {
+    echo "bindings/cpp: make test-cpp needs ${missing[*]}: install them (Debian: sudo apt-get install ${missing[*]})" >&2
+    exit 1
+}
