@@ -159,16 +159,9 @@ pub unsafe extern "C" fn jsonrpc_session_feed(
     boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
-            // SAFETY: passed on from the caller.
-            let data = match unsafe { bytes(data, len) } {
-                Ok(data) => data,
-                Err(_) => &[][..],
-            };
-            let null_data = data.is_empty() && len != 0;
             let feed = |reader: &mut crate::Reader, deciding: Deciding<'_>, items: &mut _, texts: &mut _| {
-                if null_data {
-                    return Err(Failure::NullArgument);
-                }
+                // SAFETY: passed on from the caller.
+                let data = unsafe { bytes(data, len) }.map_err(|_| Failure::NullArgument)?;
                 reader.feed_then(data, |batch| JsonRpcReader::fill(items, texts, batch, Some(deciding)))
             };
             // SAFETY: passed on from the caller.
