@@ -20,7 +20,8 @@ import os from 'node:os';
 const require = createRequire(import.meta.url);
 const envelope = require('../bindings/node/lib/index.cjs');
 const native = require('../bindings/node/lib/native.cjs');
-const { classify, readMessages, Reader, LIBRARY_VERSION } = envelope;
+const { classify, readMessages, Reader, Session, Profile, Role, LIBRARY_VERSION } = envelope;
+const MCP = { profile: Profile.MCP };
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -129,6 +130,12 @@ const rows = [
     const reader = new Reader();
     for (const line of linesLF) for (const m of reader.feed(line)) sink = m.kind;
     reader.close();
+  }],
+  ['classify(line, { profile: mcp }).kind', () => { for (const b of buffers) sink = classify(b, MCP).kind; }],
+  ['Session.feed (role client, MCP: what the SDK transports do): action', () => {
+    const session = new Session(Role.CLIENT, MCP);
+    for (const chunk of chunks) for (const m of session.feed(chunk)) sink = m.action;
+    session.close();
   }],
   ['JSON.parse', () => { for (const l of lines) sink = JSON.parse(l); }],
   ['JSON.parse + JS classification', () => { for (const l of lines) sink = plainClassify(l).kind; }],

@@ -1,10 +1,14 @@
 // Types of jsonrpc-envelope (lib/index.cjs, lib/index.mjs). The names in the
 // unions below are the library's (jsonrpc_kind_name, jsonrpc_id_kind_name,
-// jsonrpc_role_name); test/api.test.mjs holds them against the library.
+// jsonrpc_role_name, jsonrpc_profile_name, jsonrpc_action_name);
+// test/api.test.mjs holds them against the library.
 
 /// <reference types="node" />
 
-/** What a line is (SPEC §2), and `too_long` for a reader's over-long line. */
+/**
+ * What a line is (SPEC §2), `too_long` for a reader's over-long line, and
+ * `invalid_response` for a response the MCP profile refuses (SPEC §10.3).
+ */
 export type Kind =
   | 'empty'
   | 'parse_error'
@@ -15,13 +19,28 @@ export type Kind =
   | 'notification'
   | 'response'
   | 'not_jsonrpc'
-  | 'too_long';
+  | 'too_long'
+  | 'invalid_response';
 
 /** What the `id` member holds (SPEC §3). */
 export type IdKind = 'absent' | 'null' | 'string' | 'number' | 'object' | 'array' | 'boolean';
 
 /** Which endpoint reads a line (SPEC §4): `server` reads its client's input, `client` a server's output. */
 export type Role = 'server' | 'client';
+
+/**
+ * The rule set a line is read by (SPEC §10): `jsonrpc`, JSON-RPC 2.0 alone
+ * (the default everywhere), or `mcp`, JSON-RPC 2.0 as MCP narrows it.
+ */
+export type Profile = 'jsonrpc' | 'mcp';
+
+/**
+ * What a session does with a line (SPEC §8 to §10), in the library's words:
+ * `forwarded` (hand the line on), `answered` (write `actionText` back to its
+ * sender), `substituted` and `attributed` (hand `actionText` on in its
+ * place), `dropped` and `diverted` (nobody sees it but the log).
+ */
+export type Action = 'forwarded' | 'answered' | 'substituted' | 'attributed' | 'dropped' | 'diverted';
 
 /** A line: its bytes, or a string, which is read as its UTF-8 encoding (a lone surrogate becomes U+FFFD). */
 export type LineInput = Uint8Array | string;
@@ -56,12 +75,22 @@ export interface Classification {
   /** An error response that answers no request (SPEC §2): a host with one request out can fail it at once. */
   readonly namesNoRequest: boolean;
   readonly spans: Spans;
-  /** For `invalid_request`, the reply's exact message; for `parse_error`, what is wrong and where; else null. */
+  /**
+   * For `invalid_request` and `invalid_response`, the exact message (of the
+   * reply, or of the first broken rule); for `parse_error`, what is wrong
+   * and where; else null.
+   */
   readonly reason: string | null;
   /** The reply a server owes for this line, or null. */
   readonly replyServer: string | null;
   /** The reply a client owes for this line, or null. */
   readonly replyClient: string | null;
+  /**
+   * For an `invalid_response` whose id is an MCP id, the error response to
+   * hand on in its place, so that the request it answers fails at once
+   * (SPEC §10.3); else null.
+   */
+  readonly substitute: string | null;
 }
 
 /** A line read from a stream: its classification, its number and its bytes. Frozen. */
@@ -76,18 +105,47 @@ export interface Message extends Classification {
    * which is never held.
    */
   readonly line: Buffer | null;
+  /** What a session decided for the line; null for a plain reader's line. */
+  readonly action: Action | null;
+  /**
+   * For `answered`, the reply to write back to the line's sender; for
+   * `substituted` and `attributed`, the line to hand on in this one's place;
+   * else null.
+   */
+  readonly actionText: string | null;
+  /** Why, for every action but `forwarded` (a fixed text of the library's, for a log record); else null. */
+  readonly note: string | null;
 }
 
-export interface ReaderOptions {
+/** A line read by a Session: a message with what to do with it. Frozen. */
+export interface SessionLine extends Message {
+  readonly action: Action;
+}
+
+/** What a session says to do when the SDK's own decoder refused a line it handed on (SPEC §10.4). Frozen. */
+export interface Decision {
+  /** `answered` (write `text` back to the sender), `substituted` (hand `text` on instead) or `dropped`. */
+  readonly action: Action;
+  readonly text: string | null;
+  readonly note: string | null;
+}
+
+/** The profile of a one-line call. */
+export interface ProfileOptions {
+  /** The rule set (SPEC §10); absent: `jsonrpc`. */
+  profile?: Profile;
+}
+
+export interface ReaderOptions extends ProfileOptions {
   /** The longest line, in bytes (LF excluded); a longer one is reported as `too_long`. 0 or absent: DEFAULT_MAX_LINE. */
   maxLine?: number;
 }
 
-/** Classifies one line (SPEC §2, §3). */
-export declare function classify(line: LineInput): Classification;
+/** Classifies one line (SPEC §2, §3; §10 in the MCP profile). */
+export declare function classify(line: LineInput, options?: ProfileOptions): Classification;
 
-/** The reply the endpoint in `role` owes for the line (SPEC §4), or null. */
-export declare function invalidReply(line: LineInput, role: Role): string | null;
+/** The reply the endpoint in `role` owes for the line (SPEC §4; §10 in the MCP profile), or null. */
+export declare function invalidReply(line: LineInput, role: Role, options?: ProfileOptions): string | null;
 
 /** A peer's bytes rendered for one log line (SPEC §5). */
 export declare function logValue(bytes: LineInput): string;
@@ -120,6 +178,30 @@ export declare class Reader {
   readonly closed: boolean;
 }
 
+/**
+ * One endpoint's session (SPEC §8 to §10): the library's reader of the
+ * stream from the peer it faces in `role`, which also decides what to do
+ * with each line (its `action`), and keeps the requests written to that peer
+ * (`sent`) that still wait for a response. close() frees it; a finalizer
+ * frees it too, only as a safety net.
+ */
+export declare class Session {
+  constructor(role: Role, options?: ReaderOptions);
+  /** The lines the chunk completed, in order, each with its action. */
+  feed(chunk: LineInput): readonly SessionLine[];
+  /** Ends the stream: its last line if it had no LF. The outstanding requests are kept. */
+  end(): readonly SessionLine[];
+  /** Tells the session of a line written to the peer whose lines it reads. */
+  sent(line: LineInput): void;
+  /** What to do when the SDK's own decoder refused a line (or a text) this session handed on. */
+  refused(line: LineInput): Decision;
+  /** How many requests written to the peer still wait for a response. */
+  readonly outstanding: number;
+  /** Frees the library's session; later calls throw. */
+  close(): void;
+  readonly closed: boolean;
+}
+
 /** The library's kind names, by the header's names: `Kind.REQUEST === 'request'`. */
 export declare const Kind: {
   readonly EMPTY: 'empty';
@@ -132,6 +214,7 @@ export declare const Kind: {
   readonly RESPONSE: 'response';
   readonly NOT_JSONRPC: 'not_jsonrpc';
   readonly TOO_LONG: 'too_long';
+  readonly INVALID_RESPONSE: 'invalid_response';
 };
 
 /** The library's id kind names: `IdKind.NULL === 'null'`. */
@@ -149,6 +232,22 @@ export declare const IdKind: {
 export declare const Role: {
   readonly SERVER: 'server';
   readonly CLIENT: 'client';
+};
+
+/** The library's profile names: `Profile.MCP === 'mcp'`. */
+export declare const Profile: {
+  readonly JSONRPC: 'jsonrpc';
+  readonly MCP: 'mcp';
+};
+
+/** The library's action names: `Action.ANSWER === 'answered'`. */
+export declare const Action: {
+  readonly FORWARD: 'forwarded';
+  readonly ANSWER: 'answered';
+  readonly SUBSTITUTE: 'substituted';
+  readonly ATTRIBUTE: 'attributed';
+  readonly DROP: 'dropped';
+  readonly DIVERT: 'diverted';
 };
 
 /** The line limit of a reader made without one (the library's `jsonrpc_default_max_line()`). */

@@ -3,11 +3,14 @@
 # package's dev dependencies from npm into bindings/node/node_modules
 # (ignored; reinstalled when package-lock.json changes), the addon built by
 # node-gyp against the running node's headers and the release library's
-# static archive, then every test under node --test: the vectors, the
-# reader at every chunk size, memory over a million calls, argument errors,
-# the ABI check, faults inside the library (the panic-test archive), every
-# path of the addon under valgrind, the types (tsc), the SDK transports against the SDK's own, the Python, Go and
-# Node echo servers with the SDK client, and npm pack.
+# static archive, then every test under node --test: the vectors of both
+# profiles (envelope.jsonl, mcp.jsonl), the reader at every chunk size, the
+# session on hand-written sequences, memory over a million calls, argument
+# errors, the ABI check, faults inside the library (the panic-test
+# archive), every path of the addon under valgrind, the types (tsc), the
+# MCP profile against the SDK's own decoder, the SDK transports against the
+# SDK's own, the Python, Go and Node echo servers with the SDK client, and
+# npm pack.
 
 NODE        ?= node
 NPM         ?= npm

@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 // A minimal MCP server over stdio, on jsonrpc-envelope, with no MCP SDK.
 //
-// It reads newline-delimited JSON-RPC from stdin with readMessages (the
-// library's stream reader) and writes one line per reply to stdout;
-// everything else (its log) goes to stderr, with peer text passed through
-// logValue so that no peer can forge a log line. It offers one tool, echo.
+// It reads newline-delimited JSON-RPC from stdin with a Session (the
+// library's stream reader, which also says what to do with each line) in
+// role `server`, and writes one line per reply to stdout; everything else
+// (its log) goes to stderr, with peer text passed through logValue so that
+// no peer can forge a log line. It offers one tool, echo.
 //
-// Every envelope decision is the library's: what each line is, and the error
-// reply it is owed (a parse error, a batch, a broken request). The server
-// decides only its own application answers: the MCP methods it implements,
-// and -32601 for the others. Ids are echoed as the exact text the library
-// gives, so "id": null is answered with "id": null and 1.50 with 1.50.
+// Every envelope decision is the library's: what each line is, whether it
+// is handed on, answered with the error reply it is owed (a parse error, a
+// batch, a broken request) or dropped. The server decides only its own
+// application answers: the MCP methods it implements, and -32601 for the
+// others. It reads by the library's default profile, JSON-RPC 2.0 (SPEC §1
+// to §7), so ids are echoed as the exact text the library gives: "id": null
+// is answered with "id": null and 1.50 with 1.50.
 //
 //   node examples/node/echo_server.mjs     (in a checkout, or with the package installed)
 
@@ -21,7 +24,7 @@ const envelope = await import('jsonrpc-envelope').catch((error) => {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
   return import(new URL('../../bindings/node/lib/index.mjs', import.meta.url));
 });
-const { Kind, LIBRARY_VERSION, logValue, readMessages } = envelope;
+const { Action, Kind, LIBRARY_VERSION, Role, Session, logValue } = envelope;
 
 const PROTOCOL_VERSION = '2025-11-25';
 const SERVER_INFO = { name: 'jsonrpc-envelope-echo', version: LIBRARY_VERSION };
@@ -48,7 +51,11 @@ function log(event, fields = {}) {
   process.stderr.write(`echo_server: ${parts.join(' ')}\n`);
 }
 
+// Every line written to the client is told to the session (SPEC §9).
+const session = new Session(Role.SERVER);
+
 function send(text) {
+  session.sent(text);
   process.stdout.write(`${text}\n`);
 }
 
@@ -117,27 +124,37 @@ function handle(message) {
   }
 }
 
-async function serve() {
-  for await (const message of readMessages(process.stdin)) {
-    if (message.kind === Kind.TOO_LONG) {
-      log('skipped a line too long to read', { length: message.length });
-      continue;
-    }
-    const reply = message.replyServer;
-    if (reply !== null) {
-      // The library's reply for a line that owes one.
-      log('answered a broken line', { kind: message.kind, reason: message.reason, line: message.line });
-      send(reply);
-    } else if (message.kind === Kind.REQUEST) {
-      handle(message);
-    } else if (message.kind === Kind.NOTIFICATION) {
-      if (message.method !== 'notifications/initialized') log('ignored a notification', { method: message.method });
-    } else if (message.kind === Kind.RESPONSE) {
-      log('ignored a response (this server sends no requests)', { id: message.id });
-    } else if (message.kind !== Kind.EMPTY) {
-      log('ignored a line', { kind: message.kind, line: message.line });
-    }
+// A line the session hands on: a request, a notification or a response.
+function take(message) {
+  if (message.kind === Kind.REQUEST) {
+    handle(message);
+  } else if (message.kind === Kind.NOTIFICATION) {
+    if (message.method !== 'notifications/initialized') log('ignored a notification', { method: message.method });
+  } else {
+    log('ignored a response (this server sends no requests)', { id: message.id });
   }
+}
+
+async function serve() {
+  const decide = (lines) => {
+    for (const line of lines) {
+      if (line.action === Action.FORWARD) {
+        take(line);
+        continue;
+      }
+      // What the library decided, in its own words (answered, dropped).
+      log(`${line.action} a line: ${line.note}`, {
+        kind: line.kind,
+        reason: line.reason,
+        line: line.line,
+        length: line.line === null ? line.length : null,
+      });
+      if (line.action === Action.ANSWER) send(line.actionText);
+    }
+  };
+  for await (const chunk of process.stdin) decide(session.feed(chunk));
+  decide(session.end());
+  session.close();
 }
 
 // The client went away: nothing more to say, and nothing to complain about.

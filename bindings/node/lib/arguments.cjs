@@ -1,7 +1,10 @@
 'use strict';
 // The checks of the JavaScript-side arguments (options, limits), with the
 // TypeError or RangeError that says what was expected. The addon checks
-// the arguments it converts (lines, chunks, roles) itself.
+// the arguments it converts (lines, chunks, roles, profiles) itself; a
+// profile is also checked here where the addon would see it only later.
+
+const native = require('./native.cjs');
 
 // What a value is, for an error message.
 function describe(value) {
@@ -30,4 +33,14 @@ function checkMaxLine(maxLine) {
   return maxLine;
 }
 
-module.exports = { describe, checkOptions, checkMaxLine };
+// A profile option: undefined (the library's default, JSON-RPC) or one of
+// the library's profile names (Profile), as the addon says it.
+const PROFILES = Object.values(native.profiles);
+const PROFILE_MESSAGE = `profile must be ${PROFILES.map((name) => `'${name}'`).join(' or ')}`;
+
+function checkProfile(profile) {
+  if (profile === undefined || PROFILES.includes(profile)) return profile;
+  throw typeof profile === 'string' ? new RangeError(PROFILE_MESSAGE) : new TypeError(PROFILE_MESSAGE);
+}
+
+module.exports = { describe, checkOptions, checkMaxLine, checkProfile };

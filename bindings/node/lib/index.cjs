@@ -1,22 +1,30 @@
 'use strict';
 // jsonrpc-envelope for Node.js: what a line of JSON-RPC 2.0 traffic is and
-// what reply it is owed, decided by the Rust library through its C ABI (a
-// Node-API addon). This module converts values; it decides nothing.
+// what reply it is owed, and what an endpoint does with it, decided by the
+// Rust library through its C ABI (a Node-API addon). This module converts
+// values; it decides nothing.
 
 const native = require('./native.cjs');
 const values = require('./values.cjs');
-const { Reader, readMessages } = require('./reader.cjs');
+const { checkOptions } = require('./arguments.cjs');
+const { Reader, Session, readMessages } = require('./reader.cjs');
 
-// SPEC §2, §3: the classification of one line (a Buffer, a Uint8Array or a
-// string, which is read as its UTF-8 bytes: spans count those bytes).
-function classify(line) {
-  return values.classification(native.classify(line));
+// The profile option of a one-line call (undefined: the library's default).
+function profileOf(options) {
+  return options === undefined ? undefined : checkOptions(options).profile;
+}
+
+// SPEC §2, §3 (and §10 with { profile: Profile.MCP }): the classification of
+// one line (a Buffer, a Uint8Array or a string, which is read as its UTF-8
+// bytes: spans count those bytes).
+function classify(line, options) {
+  return values.classification(native.classify(line, profileOf(options)));
 }
 
 // SPEC §4: the reply the endpoint in `role` ('server' or 'client') owes for
-// the line, or null.
-function invalidReply(line, role) {
-  return native.invalidReply(line, role);
+// the line, by the profile option, or null.
+function invalidReply(line, role, options) {
+  return native.invalidReply(line, role, profileOf(options));
 }
 
 // SPEC §5: a peer's bytes rendered safely for one log line.
@@ -30,10 +38,14 @@ module.exports = {
   logValue,
   readMessages,
   Reader,
-  // The library's names: Kind.REQUEST === 'request', Role.SERVER === 'server'.
+  Session,
+  // The library's names: Kind.REQUEST === 'request', Role.SERVER === 'server',
+  // Profile.MCP === 'mcp', Action.ANSWER === 'answered'.
   Kind: native.kinds,
   IdKind: native.idKinds,
   Role: native.roles,
+  Profile: native.profiles,
+  Action: native.actions,
   // The line limit a reader has unless given another.
   DEFAULT_MAX_LINE: native.defaultMaxLine,
   // The library's version and ABI version.

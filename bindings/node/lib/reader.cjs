@@ -1,11 +1,13 @@
 'use strict';
-// The library's stream reader, for JavaScript: Reader (feed a chunk, get
-// the messages it completed) and readMessages (an async iterator over a
-// stream). One call into the library per chunk; the library holds the
-// buffering, drops a too-long line as it arrives and reports it once.
+// The library's stream reader and session, for JavaScript: Reader (feed a
+// chunk, get the messages it completed), readMessages (an async iterator
+// over a stream) and Session (a reader that also says what to do with each
+// line, SPEC §8 to §10). One call into the library per chunk; the library
+// holds the buffering, drops a too-long line as it arrives and reports it
+// once, and (for a session) decides every line's action.
 
 const native = require('./native.cjs');
-const { checkMaxLine, checkOptions, describe } = require('./arguments.cjs');
+const { checkMaxLine, checkOptions, checkProfile, describe } = require('./arguments.cjs');
 const { messages } = require('./values.cjs');
 
 const NONE = Object.freeze([]);
@@ -19,11 +21,10 @@ const BATCH = native.batch;
 const LINES = native.layout.batchLines;
 const END = native.layout.batchEnd;
 
-// A stream's reader: feed() it each chunk as read, end() it at the end of the
-// stream; close() frees the library's reader (a finalizer frees it too, only
-// as a safety net, if close() is never called).
-class Reader {
-  #handle;
+// The memory one reader's or session's batches reuse, and the messages
+// made of what the addon gives for each call (see batch_value in
+// src/reader.c).
+class Batches {
   // Where the addon writes a batch's records, reused from one call to the
   // next (the messages copy what they keep); the addon makes a bigger one
   // when a batch needs it, which is kept instead unless it is large (a
@@ -34,24 +35,61 @@ class Reader {
   #slab = null;
   #used = 0;
 
+  feed(feed, handle, chunk) {
+    this.#slab ??= Buffer.alloc(SLAB);
+    return this.#take(feed(handle, chunk, this.#records, this.#slab, this.#used));
+  }
+
+  end(end, handle) {
+    this.#slab ??= Buffer.alloc(SLAB);
+    return this.#take(end(handle, this.#records, this.#slab, this.#used));
+  }
+
+  #take(result) {
+    const lines = BATCH[LINES];
+    if (lines === 0) return NONE;
+    let texts = result;
+    let records = this.#records;
+    let bytes = this.#slab;
+    let extras;
+    if (Array.isArray(result)) {
+      [texts, records, bytes, extras] = result;
+      if (records.byteLength <= KEPT_RECORDS) this.#records = records;
+    }
+    if (bytes === this.#slab) {
+      this.#used = BATCH[END];
+      // A slab nearly full is left to the messages that hold it.
+      if (SLAB - this.#used < SLAB / 8) {
+        this.#slab = Buffer.alloc(SLAB);
+        this.#used = 0;
+      }
+    }
+    return messages(records, bytes, texts, lines, extras);
+  }
+}
+
+// A stream's reader: feed() it each chunk as read, end() it at the end of the
+// stream; close() frees the library's reader (a finalizer frees it too, only
+// as a safety net, if close() is never called). Its lines are classified by
+// the profile option (default: Profile.JSONRPC).
+class Reader {
+  #handle;
+  #batches = new Batches();
+
   constructor(options) {
-    const { maxLine } = checkOptions(options);
-    this.#handle = native.readerNew(checkMaxLine(maxLine));
+    const { maxLine, profile } = checkOptions(options);
+    this.#handle = native.readerNew(checkMaxLine(maxLine), profile);
   }
 
   // The messages the chunk (a Buffer, a Uint8Array or a string) completed.
   feed(chunk) {
-    const handle = this.#live();
-    this.#slab ??= Buffer.alloc(SLAB);
-    return this.#take(native.readerFeed(handle, chunk, this.#records, this.#slab, this.#used));
+    return this.#batches.feed(native.readerFeed, this.#live(), chunk);
   }
 
   // Ends the stream: its last line if it had no LF (or a too-long line being
   // dropped). The reader is then as new, for another stream.
   end() {
-    const handle = this.#live();
-    this.#slab ??= Buffer.alloc(SLAB);
-    return this.#take(native.readerEnd(handle, this.#records, this.#slab, this.#used));
+    return this.#batches.end(native.readerEnd, this.#live());
   }
 
   close() {
@@ -65,30 +103,69 @@ class Reader {
     return this.#handle === null;
   }
 
-  // What the addon gave for a call (see batch_value in src/reader.c).
-  #take(result) {
-    const lines = BATCH[LINES];
-    if (lines === 0) return NONE;
-    let texts = result;
-    let records = this.#records;
-    let bytes = this.#slab;
-    if (Array.isArray(result)) {
-      [texts, records, bytes] = result;
-      if (records.byteLength <= KEPT_RECORDS) this.#records = records;
+  #live() {
+    if (this.#handle === null) throw new Error('the reader is closed');
+    return this.#handle;
+  }
+}
+
+// One endpoint's session (SPEC §8 to §10): it reads the stream of the peer
+// it faces in `role` ('server': a server reading its client; 'client': a
+// host reading a server), by the profile option (default Profile.JSONRPC;
+// the SDK transports use Profile.MCP), and gives each line with what to do
+// with it (its action, actionText and note). sent() tells it of every line
+// written to that peer; refused() asks what to do when the SDK's own decoder
+// refused a line it handed on. close() frees the library's session (a
+// finalizer frees it too, only as a safety net).
+class Session {
+  #handle;
+  #batches = new Batches();
+
+  constructor(role, options) {
+    const { maxLine, profile } = checkOptions(options);
+    this.#handle = native.sessionNew(role, profile, checkMaxLine(maxLine));
+  }
+
+  // The lines the chunk completed, each with its action.
+  feed(chunk) {
+    return this.#batches.feed(native.sessionFeed, this.#live(), chunk);
+  }
+
+  // Ends the stream: its last line if it had no LF. The reader is then as
+  // new; the outstanding requests are kept.
+  end() {
+    return this.#batches.end(native.sessionEnd, this.#live());
+  }
+
+  // A line written the other way, to the peer whose lines this session reads.
+  sent(line) {
+    native.sessionSent(this.#live(), line);
+  }
+
+  // What to do instead when the SDK's own decoder refused a line (or a text)
+  // this session handed on: { action, text, note }, frozen.
+  refused(line) {
+    return native.sessionRefused(this.#live(), line);
+  }
+
+  // How many requests written the other way still wait for a response.
+  get outstanding() {
+    return native.sessionOutstanding(this.#live());
+  }
+
+  close() {
+    if (this.#handle !== null) {
+      native.sessionFree(this.#handle);
+      this.#handle = null;
     }
-    if (bytes === this.#slab) {
-      this.#used = BATCH[END];
-      // A slab nearly full is left to the messages that hold it.
-      if (SLAB - this.#used < SLAB / 8) {
-        this.#slab = Buffer.alloc(SLAB);
-        this.#used = 0;
-      }
-    }
-    return messages(records, bytes, texts, lines);
+  }
+
+  get closed() {
+    return this.#handle === null;
   }
 
   #live() {
-    if (this.#handle === null) throw new Error('the reader is closed');
+    if (this.#handle === null) throw new Error('the session is closed');
     return this.#handle;
   }
 }
@@ -100,13 +177,13 @@ function readMessages(stream, options) {
   if (stream === null || typeof stream !== 'object' || typeof stream[Symbol.asyncIterator] !== 'function') {
     throw new TypeError(`stream must be a Readable or an async iterable of chunks, not ${describe(stream)}`);
   }
-  const { maxLine } = checkOptions(options);
-  return new Messages(stream, checkMaxLine(maxLine));
+  const { maxLine, profile } = checkOptions(options);
+  return new Messages(stream, { maxLine: checkMaxLine(maxLine), profile: checkProfile(profile) });
 }
 
 class Messages {
   #stream;
-  #maxLine;
+  #options;
   #reader = null; // made on the first read
   #chunks = undefined;
   #queue = NONE;
@@ -114,9 +191,9 @@ class Messages {
   #done = false;
   #reading = null;
 
-  constructor(stream, maxLine) {
+  constructor(stream, options) {
     this.#stream = stream;
-    this.#maxLine = maxLine;
+    this.#options = options;
   }
 
   [Symbol.asyncIterator]() {
@@ -140,7 +217,7 @@ class Messages {
   async #read() {
     try {
       while (!this.#done) {
-        this.#reader ??= new Reader({ maxLine: this.#maxLine });
+        this.#reader ??= new Reader(this.#options);
         this.#chunks ??= this.#stream[Symbol.asyncIterator]();
         const step = await this.#chunks.next();
         if (this.#done) break; // left early while this read was waiting
@@ -197,4 +274,4 @@ class Messages {
   }
 }
 
-module.exports = { Reader, readMessages };
+module.exports = { Reader, Session, readMessages };

@@ -1,9 +1,10 @@
 'use strict';
 // The JavaScript values of the library's results: the addon writes each
 // classification as a record of numbers (slots named by its `layout`) and
-// its strings as one string (each followed by a NUL); this module builds
-// the frozen objects the API returns. Names (kinds, id kinds) are the
-// library's, read from the addon.
+// its strings as one string (each followed by a NUL), and a session's
+// action texts and notes as another; this module builds the frozen objects
+// the API returns. Names (kinds, id kinds, actions) are the library's,
+// read from the addon.
 //
 // Written for V8's optimizing compiler: slots and names are module
 // constants, numbers read from a record are made integers (`| 0`) before
@@ -26,15 +27,21 @@ const TEXTS = L.texts | 0;
 const NUMBER = L.number | 0;
 const OFFSET = L.offset | 0;
 const LENGTH = L.length | 0;
+const ACTION = L.action | 0;
+const ACTION_TEXT = L.actionText | 0;
+const NOTE = L.note | 0;
 
 // The library's names at each value, packed (a value with no name is null).
 const KIND_NAMES = Array.from(native.kindNames, (name) => name ?? null);
 const ID_KIND_NAMES = Array.from(native.idKindNames, (name) => name ?? null);
+// A plain reader's lines have the action NONE (0), which has no name: null.
+const ACTION_NAMES = Array.from(native.actionNames, (name) => name ?? null);
 const TOO_LONG = native.kinds.TOO_LONG;
 
 // Where the next string starts in the texts being read (one string per
-// classify call, or per batch of a reader).
+// classify call, or per batch of a reader), and in a batch's extras.
 let cursor = 0;
+let extrasCursor = 0;
 
 function text(texts, units) {
   if (units < 0) return null;
@@ -42,6 +49,14 @@ function text(texts, units) {
   const end = start + (units | 0);
   cursor = end + 1;
   return texts.slice(start, end);
+}
+
+function extra(extras, units) {
+  if (units < 0) return null;
+  const start = extrasCursor;
+  const end = start + (units | 0);
+  extrasCursor = end + 1;
+  return extras.slice(start, end);
 }
 
 function span(offset, length) {
@@ -81,6 +96,7 @@ function setFields(target, record, base, texts) {
   target.reason = text(texts, record[t + 2]);
   target.replyServer = text(texts, record[t + 3]);
   target.replyClient = text(texts, record[t + 4]);
+  target.substitute = text(texts, record[t + 5]);
 }
 
 // What classify() returns: SPEC §3's fields, frozen.
@@ -110,16 +126,21 @@ class Classification {
 
 // What a reader gives for each line: the line's number in its stream, its
 // length in bytes (LF excluded), its bytes (null for a too_long line, which
-// is never held), and its classification's fields, frozen.
+// is never held), its classification's fields, and what a session decided
+// for it (its action, the action's text, the note; null for a plain
+// reader's line), frozen.
 class Message {
   #spans;
   #bytes;
   #offset;
 
-  constructor(record, base, texts, bytes) {
+  constructor(record, base, texts, bytes, extras) {
     this.number = record[base + NUMBER];
     this.length = record[base + LENGTH];
     setFields(this, record, base, texts);
+    this.action = ACTION_NAMES[record[base + ACTION] | 0];
+    this.actionText = extra(extras, record[base + ACTION_TEXT]);
+    this.note = extra(extras, record[base + NOTE]);
     this.#spans = spanNumbers(record, base + SPANS);
     this.#bytes = this.kind === TOO_LONG ? null : bytes;
     this.#offset = record[base + OFFSET];
@@ -154,13 +175,15 @@ function classification(texts) {
   return new Classification(record, 0, texts);
 }
 
-// The messages of one batch of a reader, in order: `count` records (each
-// with where its line stands in `bytes`) and their strings.
-function messages(records, bytes, texts, count) {
+// The messages of one batch of a reader or a session, in order: `count`
+// records (each with where its line stands in `bytes`), their strings, and
+// their action texts and notes (`extras`, undefined when none has one).
+function messages(records, bytes, texts, count, extras) {
   const out = new Array(count);
   cursor = 0;
+  extrasCursor = 0;
   for (let i = 0, base = 0; i < count; i++, base += WIDTH) {
-    out[i] = new Message(records, base, texts, bytes);
+    out[i] = new Message(records, base, texts, bytes, extras);
   }
   return out;
 }

@@ -10,12 +10,13 @@ export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.j
 export { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /**
- * Starts the server and reads its stdout with the library's reader as role
- * `client` (SPEC §9): a broken request is answered with the library's
- * `client` reply; lines that are not JSON-RPC (banners, log lines) are logged
- * and never reach the SDK; an error response that names no request, while
- * exactly one request is outstanding, becomes that request's error, so the
- * waiting call fails at once.
+ * Starts the server and reads its stdout with the library's session in role
+ * `client` and the MCP profile (SPEC §9, §10.4): a broken request is answered
+ * with the library's `client` reply; lines that are no message (banners, log
+ * lines) are diverted to the log and never reach the SDK; an invalid
+ * response to an outstanding request becomes its substitute, and an error
+ * response that names no request, while exactly one request is outstanding,
+ * becomes that request's error, so the waiting call fails at once.
  */
 export declare class StdioClientTransport {
   constructor(server: StdioServerParameters & EnvelopeTransportOptions);

@@ -1,40 +1,37 @@
 // The log records of the SDK transports (lib/sdk/records.cjs).
 
-import type { Kind, Role } from '../index.js';
+import type { Action, Kind, Role } from '../index.js';
 
-/** What a transport did with a line that did not go to the SDK as it was. */
-export type LogAction =
-  /** Answered at once with the library's reply (in `reply`). */
-  | 'answered'
-  /** Not JSON-RPC, or (client side) an error naming no request with none or several outstanding. */
-  | 'dropped'
-  /** Longer than the line limit: never held, never answered. */
-  | 'skipped'
-  /** An error naming no request, handed to the SDK as the error of the one request outstanding (`requestId`). */
-  | 'matched';
+/** What a transport did with a line that did not go to the SDK as it was: the library's action word. */
+export type LogAction = Exclude<Action, 'forwarded'>;
 
-/** One log record (SPEC §9). Frozen. */
+/** One log record (SPEC §9, §10.4). Frozen. */
 export interface LogRecord {
   /** The role the line was read in: `server` for a server's stdin, `client` for a server's stdout. */
   readonly role: Role;
+  /** `error` for a line the SDK's own decoder refused (a fault of the MCP profile, never expected); `warning` otherwise. */
+  readonly level: 'warning' | 'error';
   /** The line's number in its stream. */
   readonly number: number;
   readonly kind: Kind;
+  /** What the session decided for the line (for an `error`, what it said to do when the SDK refused it). */
   readonly action: LogAction;
-  /** The reply written, for `answered`; else null. */
+  /** Why, in the library's words. */
+  readonly note: string | null;
+  /** The reply written back (`answered`), or the text handed on in the line's place (`substituted`, `attributed`); else null. */
   readonly reply: string | null;
   /** The line as the library's logValue renders it ('' for a too-long line, never held). */
   readonly text: string;
   /** The line's length in bytes. */
   readonly length: number;
-  /** For `matched`: the id (as JSON) of the request whose error the line became. */
-  readonly requestId?: string;
+  /** For an `error`: the SDK decoder's complaint, rendered by logValue. */
+  readonly error?: string;
   /** The record as one line of text. */
   readonly message: string;
 }
 
 export interface EnvelopeTransportOptions {
-  /** The longest line, in bytes (LF excluded); longer ones are skipped. Default: the library's DEFAULT_MAX_LINE. */
+  /** The longest line, in bytes (LF excluded); longer ones are dropped. Default: the library's DEFAULT_MAX_LINE. */
   maxLine?: number;
   /** The SDK's option of this name, taken as maxLine when maxLine is absent. */
   maxBufferSize?: number;

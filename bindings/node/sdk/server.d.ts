@@ -8,11 +8,13 @@ import type { EnvelopeTransportOptions } from './records.js';
 export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.js';
 
 /**
- * Reads stdin with the library's reader as role `server` (SPEC §9): a line
- * owed a reply is answered at once with the library's reply and never
- * reaches the SDK; `empty` and `not_jsonrpc` lines are dropped and
- * `too_long` ones skipped, with a log record; requests, notifications and
- * responses reach the SDK as its own transport hands them.
+ * Reads stdin with the library's session in role `server` and the MCP
+ * profile (SPEC §9, §10.4): a line owed a reply is answered at once with the
+ * library's reply and never reaches the SDK; lines that are no message
+ * (`empty`, `not_jsonrpc`, `too_long`) are dropped with a log record; an
+ * invalid response to one of the server's requests becomes its substitute;
+ * requests, notifications and responses reach the SDK as its own transport
+ * hands them.
  */
 export declare class StdioServerTransport {
   constructor(stdin?: Readable, stdout?: Writable, options?: EnvelopeTransportOptions);

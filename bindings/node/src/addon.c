@@ -1,7 +1,8 @@
 /*
  * addon.c: the module's entry point (the ABI check, the exports) and the
  * one-line calls: classify, invalidReply, logValue. The JavaScript in
- * lib/ builds the public API on these.
+ * lib/ builds the public API on these. Roles and profiles arrive as the
+ * library's names for them (convert.c reads them).
  */
 
 #include <stdio.h>
@@ -17,20 +18,26 @@ static bool bytes_args(napi_env env, napi_callback_info info, size_t count, napi
     return callback_args(env, info, count, argv, state) && input_bytes(env, *state, argv[0], what, input);
 }
 
-/* ---- classify(line) -> texts ---------------------------------------------
+/* ---- classify(line, profile?) -> texts -----------------------------------
  * Writes the line's classification into the state's record (the `record`
  * export) and returns its strings as one string (see texts_value), or
  * undefined when it has none. */
 
 static napi_value js_classify(napi_env env, napi_callback_info info) {
-    napi_value argv[1];
+    napi_value argv[2];
     State *state = NULL;
     Input line;
-    if (!bytes_args(env, info, 1, argv, "line", &state, &line)) {
+    uint32_t profile;
+    if (!bytes_args(env, info, 2, argv, "line", &state, &line)) {
+        return NULL;
+    }
+    if (!profile_arg(env, argv[1], &profile)) {
+        input_release(&line);
         return NULL;
     }
     JsonRpcClassification c;
-    JsonRpcStatus status = jsonrpc_classify_into(line.data, line.len, &c, state->scratch, sizeof state->scratch);
+    JsonRpcStatus status =
+        jsonrpc_classify_into(line.data, line.len, profile, &c, state->scratch, sizeof state->scratch);
     input_release(&line);
     if (status != JSONRPC_STATUS_OK || c.kind == JSONRPC_KIND_NONE) {
         /* The header: kind NONE only when the call failed inside. */
@@ -47,62 +54,21 @@ static napi_value js_classify(napi_env env, napi_callback_info info) {
     return ok ? result : NULL;
 }
 
-/* ---- invalidReply(line, role) -> string | null ---------------------------- */
-
-/* The roles, by the header's values; their names are the library's. */
-static const uint32_t ROLES[] = {JSONRPC_ROLE_SERVER, JSONRPC_ROLE_CLIENT};
-#define ROLE_COUNT (sizeof ROLES / sizeof ROLES[0])
-
-/* A role argument (one of the library's role names) as its value. */
-static bool role_arg(napi_env env, napi_value value, uint32_t *role) {
-    napi_valuetype type = napi_undefined;
-    char name[32];
-    size_t len = 0;
-    if (napi_typeof(env, value, &type) == napi_ok && type == napi_string &&
-        napi_get_value_string_utf8(env, value, name, sizeof name, &len) == napi_ok) {
-        for (size_t i = 0; i < ROLE_COUNT; i++) {
-            const char *known = jsonrpc_role_name(ROLES[i]);
-            if (known != NULL && strlen(known) == len && memcmp(known, name, len) == 0) {
-                *role = ROLES[i];
-                return true;
-            }
-        }
-    }
-    char message[160];
-    snprintf(message, sizeof message, "role must be '%s' or '%s'", jsonrpc_role_name(JSONRPC_ROLE_SERVER),
-             jsonrpc_role_name(JSONRPC_ROLE_CLIENT));
-    if (type == napi_string) {
-        throw_range_error(env, message);
-    } else {
-        throw_type_error(env, message);
-    }
-    return false;
-}
-
-/* A string the library returned, as a JavaScript string (null when it has
- * none), and freed. */
-static napi_value owned_string_value(napi_env env, JsonRpcString *text) {
-    napi_value result;
-    napi_status made = text->ptr == NULL ? napi_get_null(env, &result)
-                                         : napi_create_string_utf8(env, text->ptr, text->len, &result);
-    jsonrpc_string_free(text);
-    NAPI_OK(made);
-    return result;
-}
+/* ---- invalidReply(line, role, profile?) -> string | null ------------------ */
 
 static napi_value js_invalid_reply(napi_env env, napi_callback_info info) {
-    napi_value argv[2];
+    napi_value argv[3];
     State *state = NULL;
     Input line;
-    uint32_t role;
-    if (!bytes_args(env, info, 2, argv, "line", &state, &line)) {
+    uint32_t role, profile;
+    if (!bytes_args(env, info, 3, argv, "line", &state, &line)) {
         return NULL;
     }
-    if (!role_arg(env, argv[1], &role)) {
+    if (!role_arg(env, argv[1], &role) || !profile_arg(env, argv[2], &profile)) {
         input_release(&line);
         return NULL;
     }
-    JsonRpcReply reply = jsonrpc_invalid_reply(line.data, line.len, role);
+    JsonRpcReply reply = jsonrpc_invalid_reply(line.data, line.len, role, profile);
     input_release(&line);
     if (reply.status != JSONRPC_STATUS_OK) {
         jsonrpc_string_free(&reply.text);
@@ -144,7 +110,7 @@ static const Named KINDS[] = {
     NAMED(JSONRPC_KIND_, EMPTY),        NAMED(JSONRPC_KIND_, PARSE_ERROR),     NAMED(JSONRPC_KIND_, BATCH),
     NAMED(JSONRPC_KIND_, NOT_OBJECT),   NAMED(JSONRPC_KIND_, INVALID_REQUEST), NAMED(JSONRPC_KIND_, REQUEST),
     NAMED(JSONRPC_KIND_, NOTIFICATION), NAMED(JSONRPC_KIND_, RESPONSE),        NAMED(JSONRPC_KIND_, NOT_JSONRPC),
-    NAMED(JSONRPC_KIND_, TOO_LONG),
+    NAMED(JSONRPC_KIND_, TOO_LONG),     NAMED(JSONRPC_KIND_, INVALID_RESPONSE),
 };
 static const Named ID_KINDS[] = {
     NAMED(JSONRPC_ID_, ABSENT), NAMED(JSONRPC_ID_, NULL),  NAMED(JSONRPC_ID_, STRING),  NAMED(JSONRPC_ID_, NUMBER),
@@ -153,6 +119,14 @@ static const Named ID_KINDS[] = {
 static const Named ROLE_NAMES[] = {
     NAMED(JSONRPC_ROLE_, SERVER),
     NAMED(JSONRPC_ROLE_, CLIENT),
+};
+static const Named PROFILE_NAMES[] = {
+    NAMED(JSONRPC_PROFILE_, JSONRPC),
+    NAMED(JSONRPC_PROFILE_, MCP),
+};
+static const Named ACTION_NAMES[] = {
+    NAMED(JSONRPC_ACTION_, FORWARD),   NAMED(JSONRPC_ACTION_, ANSWER), NAMED(JSONRPC_ACTION_, SUBSTITUTE),
+    NAMED(JSONRPC_ACTION_, ATTRIBUTE), NAMED(JSONRPC_ACTION_, DROP),   NAMED(JSONRPC_ACTION_, DIVERT),
 };
 
 typedef const char *(*NameOf)(uint32_t);
@@ -185,30 +159,13 @@ static napi_value enum_values(napi_env env, const Named *named, size_t count, Na
     return by_key;
 }
 
-/* The names of the kinds that are messages (jsonrpc_kind_is_message), as a
- * frozen array: what a transport hands on. */
-static napi_value message_kinds(napi_env env) {
-    napi_value names;
-    uint32_t count = 0;
-    NAPI_OK(napi_create_array(env, &names));
-    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
-        if (!jsonrpc_kind_is_message(KINDS[i].value)) {
-            continue;
-        }
-        napi_value text;
-        NAPI_OK(napi_create_string_utf8(env, jsonrpc_kind_name(KINDS[i].value), NAPI_AUTO_LENGTH, &text));
-        NAPI_OK(napi_set_element(env, names, count++, text));
-    }
-    NAPI_OK(napi_object_freeze(env, names));
-    return names;
-}
-
 static napi_value layout_value(napi_env env) {
     static const Named SLOTS[] = {
         {"kind", SLOT_KIND},           {"idKind", SLOT_ID_KIND},       {"jsonrpc20", SLOT_JSONRPC_2_0},
         {"hasResult", SLOT_HAS_RESULT}, {"hasError", SLOT_HAS_ERROR},  {"namesNoRequest", SLOT_NAMES_NO_REQUEST},
         {"spans", SLOT_SPANS},         {"texts", SLOT_TEXTS},          {"number", SLOT_NUMBER},
-        {"offset", SLOT_OFFSET},       {"length", SLOT_LENGTH},        {"width", SLOT_COUNT},
+        {"offset", SLOT_OFFSET},       {"length", SLOT_LENGTH},        {"action", SLOT_ACTION},
+        {"actionText", SLOT_ACTION_TEXT}, {"note", SLOT_NOTE},         {"width", SLOT_COUNT},
         {"batchLines", BATCH_LINES},   {"batchBase", BATCH_BASE},      {"batchEnd", BATCH_END},
     };
     napi_value layout;
@@ -267,18 +224,23 @@ NAPI_MODULE_INIT() {
         free(state);
         return throw_last_error(env);
     }
-    napi_value kind_names, id_kind_names, role_names, value;
+    napi_value kind_names, id_kind_names, role_names, profile_names, action_names, value;
     napi_value kinds = enum_values(env, KINDS, sizeof KINDS / sizeof KINDS[0], jsonrpc_kind_name, "kind", &kind_names);
     napi_value id_kinds =
         enum_values(env, ID_KINDS, sizeof ID_KINDS / sizeof ID_KINDS[0], jsonrpc_id_kind_name, "id kind", &id_kind_names);
     napi_value roles =
         enum_values(env, ROLE_NAMES, sizeof ROLE_NAMES / sizeof ROLE_NAMES[0], jsonrpc_role_name, "role", &role_names);
-    if (kinds == NULL || id_kinds == NULL || roles == NULL) {
+    napi_value profiles = enum_values(env, PROFILE_NAMES, sizeof PROFILE_NAMES / sizeof PROFILE_NAMES[0],
+                                      jsonrpc_profile_name, "profile", &profile_names);
+    napi_value actions = enum_values(env, ACTION_NAMES, sizeof ACTION_NAMES / sizeof ACTION_NAMES[0],
+                                     jsonrpc_action_name, "action", &action_names);
+    if (kinds == NULL || id_kinds == NULL || roles == NULL || profiles == NULL || actions == NULL) {
         return NULL;
     }
     bool ok = set(env, exports, "kinds", kinds) && set(env, exports, "kindNames", kind_names) &&
               set(env, exports, "idKinds", id_kinds) && set(env, exports, "idKindNames", id_kind_names) &&
-              set(env, exports, "roles", roles) && set(env, exports, "messageKinds", message_kinds(env)) &&
+              set(env, exports, "roles", roles) && set(env, exports, "profiles", profiles) &&
+              set(env, exports, "actions", actions) && set(env, exports, "actionNames", action_names) &&
               set(env, exports, "layout", layout_value(env)) &&
               set(env, exports, "record", state_numbers(env, state->record, SLOT_COUNT)) &&
               set(env, exports, "batch", state_numbers(env, state->batch, BATCH_COUNT)) &&
@@ -288,7 +250,8 @@ NAPI_MODULE_INIT() {
               napi_create_double(env, (double)jsonrpc_default_max_line(), &value) == napi_ok &&
               set(env, exports, "defaultMaxLine", value) && set_function(env, exports, "classify", js_classify, state) &&
               set_function(env, exports, "invalidReply", js_invalid_reply, state) &&
-              set_function(env, exports, "logValue", js_log_value, state) && reader_define(env, exports, state);
+              set_function(env, exports, "logValue", js_log_value, state) && reader_define(env, exports, state) &&
+              session_define(env, exports, state);
     if (!ok) {
         return throw_last_error(env);
     }

@@ -21,6 +21,9 @@
  * JavaScript side reads the slot numbers from the addon's `layout` export,
  * never from a copy of its own.
  */
+/* The number of strings a classification carries. */
+#define TEXT_COUNT 6
+
 enum {
     SLOT_KIND = 0,
     SLOT_ID_KIND,
@@ -29,19 +32,19 @@ enum {
     SLOT_HAS_ERROR,        /* 0 or 1 */
     SLOT_NAMES_NO_REQUEST, /* 0 or 1 */
     SLOT_SPANS,            /* 5 (offset, length) pairs: id, method, params, result, error */
-    SLOT_TEXTS = SLOT_SPANS + 10, /* 5 UTF-16 lengths, -1 when absent: id, method,
-                                     reason, reply_server, reply_client */
-    SLOT_NUMBER = SLOT_TEXTS + 5, /* a reader's line: its number in the stream, */
-    SLOT_OFFSET,                  /* where it stands in the batch's bytes, */
-    SLOT_LENGTH,                  /* and its length in bytes (LF excluded) */
+    SLOT_TEXTS = SLOT_SPANS + 10, /* 6 UTF-16 lengths, -1 when absent: id, method, reason,
+                                     reply_server, reply_client, substitute */
+    SLOT_NUMBER = SLOT_TEXTS + TEXT_COUNT, /* a reader's line: its number in the stream, */
+    SLOT_OFFSET,                           /* where it stands in the batch's bytes, */
+    SLOT_LENGTH,                           /* its length in bytes (LF excluded), */
+    SLOT_ACTION,      /* its action (a JsonRpcAction value; NONE for a plain reader's line), */
+    SLOT_ACTION_TEXT, /* and the UTF-16 lengths of its action's text and note in the */
+    SLOT_NOTE,        /* batch's extras, -1 when absent */
     SLOT_COUNT
 };
 
 /* The slots of the state's `batch` numbers. */
 enum { BATCH_LINES = 0, BATCH_BASE, BATCH_END, BATCH_COUNT };
-
-/* The number of strings a classification carries. */
-#define TEXT_COUNT 5
 
 /* Per-instance state (one per Node environment: the main thread and each
  * worker), owned by napi_set_instance_data. */
@@ -62,7 +65,8 @@ typedef struct State {
     uint8_t *input;
     size_t input_cap;
     /* Where a result's strings are put back to back when the library
-     * allocated them (they outgrew the scratch). */
+     * allocated them (they outgrew the scratch), and where a session's
+     * batch puts its lines' action texts and notes. */
     uint8_t *texts;
     size_t texts_cap;
 } State;
@@ -103,9 +107,23 @@ bool texts_value(napi_env env, State *state, const JsonRpcClassification *c, con
  * library) as one JavaScript string, or `undefined` when empty. */
 bool batch_texts_value(napi_env env, const JsonRpcBatch *batch, const TextsInfo *info, napi_value *result);
 
+/* A batch's action texts and notes (a session's lines), back to back, each
+ * followed by a NUL, in the state's `texts` buffer, their UTF-16 lengths
+ * in each record's SLOT_ACTION_TEXT and SLOT_NOTE; `*result` is the string
+ * of them, or NULL when no line has either (nothing is made). */
+bool extras_value(napi_env env, State *state, const JsonRpcBatch *batch, double *records, napi_value *result);
+
 /* UTF-16 code units of valid UTF-8 text; *ascii is cleared when a byte is
  * not ASCII. */
 size_t utf16_units(const uint8_t *text, size_t len, bool *ascii);
+
+/* A JavaScript string of valid UTF-8 text (copied as Latin-1 when it is
+ * ASCII, which V8 takes without decoding). */
+napi_status string_value(napi_env env, const char *text, size_t len, bool ascii, napi_value *result);
+
+/* A string the library returned, as a JavaScript string (null when it has
+ * none), and freed. NULL (with an exception) on a failed napi_* call. */
+napi_value owned_string_value(napi_env env, JsonRpcString *text);
 
 /* Throws a JavaScript error of the given kind unless one is pending;
  * returns NULL for the callback to return. */
@@ -126,6 +144,21 @@ napi_value throw_last_error(napi_env env);
  * one) and, when `state` is not NULL, the state it was made with. */
 bool callback_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, State **state);
 
+/* A role argument (one of the library's role names, jsonrpc_role_name) as
+ * its JsonRpcRole value; a TypeError (not a string) or a RangeError (no
+ * role's name) otherwise. */
+bool role_arg(napi_env env, napi_value value, uint32_t *role);
+
+/* A profile argument (one of the library's profile names,
+ * jsonrpc_profile_name) as its JsonRpcProfile value; undefined is the
+ * library's default profile, JSONRPC_PROFILE_JSONRPC. Errors as for
+ * role_arg. */
+bool profile_arg(napi_env env, napi_value value, uint32_t *profile);
+
+/* A line limit argument (undefined: 0, the library's default), already
+ * checked by lib/arguments.cjs; a RangeError for anything else. */
+bool max_line_arg(napi_env env, napi_value value, size_t *max_line);
+
 /* napi_* calls that fail leave a pending exception or get one. */
 #define NAPI_OK(call)                          \
     do {                                       \
@@ -138,8 +171,18 @@ bool callback_args(napi_env env, napi_callback_info info, size_t count, napi_val
  * callbacks' data); false on a failed napi_* call. */
 bool set_function(napi_env env, napi_value object, const char *key, napi_callback callback, State *state);
 
-/* The reader's part of the module: defines readerNew, readerFeed,
- * readerEnd and readerFree on `exports`. */
+/* The stream handles' part of the module (reader.c): defines readerNew,
+ * readerFeed, readerEnd, readerFree, liveReaders and their session
+ * counterparts (sessionNew, sessionFeed, sessionEnd, sessionFree,
+ * liveSessions) on `exports`. */
 bool reader_define(napi_env env, napi_value exports, State *state);
+
+/* The live session behind a handle argument, or NULL with an exception
+ * (a TypeError for no session handle, an Error for a freed one). */
+JsonRpcSession *session_arg(napi_env env, napi_value handle);
+
+/* The session's own calls (session.c): sessionSent, sessionRefused and
+ * sessionOutstanding, defined on `exports`. */
+bool session_define(napi_env env, napi_value exports, State *state);
 
 #endif /* JSONRPC_ENVELOPE_NODE_ADDON_H */

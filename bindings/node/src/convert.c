@@ -57,18 +57,33 @@ void record_write(double *record, const JsonRpcClassification *c, TextsInfo *tex
     span_write(record + SLOT_SPANS + 6, c->result_span);
     span_write(record + SLOT_SPANS + 8, c->error_span);
     /* The order of the header's layout of strings in a scratch or a
-     * batch: id, method, reason, reply_server, reply_client. */
+     * batch: id, method, reason, reply_server, reply_client, substitute. */
     text_write(record + SLOT_TEXTS + 0, c->id, texts);
     text_write(record + SLOT_TEXTS + 1, c->method, texts);
     text_write(record + SLOT_TEXTS + 2, c->reason, texts);
     text_write(record + SLOT_TEXTS + 3, c->reply_server, texts);
     text_write(record + SLOT_TEXTS + 4, c->reply_client, texts);
+    text_write(record + SLOT_TEXTS + 5, c->substitute, texts);
 }
 
-static napi_status string_value(napi_env env, const char *text, size_t len, bool ascii, napi_value *result) {
+napi_status string_value(napi_env env, const char *text, size_t len, bool ascii, napi_value *result) {
     /* ASCII is copied as Latin-1, which V8 takes without decoding. */
     return ascii ? napi_create_string_latin1(env, text, len, result)
                  : napi_create_string_utf8(env, text, len, result);
+}
+
+/* The state's `texts` buffer, at least `bytes` long. */
+static bool texts_reserve(napi_env env, State *state, size_t bytes) {
+    if (state->texts_cap < bytes) {
+        uint8_t *grown = realloc(state->texts, bytes);
+        if (grown == NULL) {
+            throw_error(env, "out of memory");
+            return false;
+        }
+        state->texts = grown;
+        state->texts_cap = bytes;
+    }
+    return true;
 }
 
 static size_t text_append(uint8_t *to, size_t at, JsonRpcStr text) {
@@ -89,28 +104,24 @@ bool texts_value(napi_env env, State *state, const JsonRpcClassification *c, con
                              : c->method.ptr ? c->method
                              : c->reason.ptr ? c->reason
                              : c->reply_server.ptr ? c->reply_server
-                                                   : c->reply_client;
+                             : c->reply_client.ptr ? c->reply_client
+                                                   : c->substitute;
     const char *block;
     if (c->storage == NULL && first.ptr == (const char *)state->scratch) {
         /* jsonrpc_classify_into put them in the scratch, in this layout. */
         block = first.ptr;
     } else {
         /* The library allocated them: put them in that layout here. */
-        if (state->texts_cap < info->bytes) {
-            uint8_t *grown = realloc(state->texts, info->bytes);
-            if (grown == NULL) {
-                throw_error(env, "out of memory");
-                return false;
-            }
-            state->texts = grown;
-            state->texts_cap = info->bytes;
+        if (!texts_reserve(env, state, info->bytes)) {
+            return false;
         }
         size_t at = 0;
         at = text_append(state->texts, at, c->id);
         at = text_append(state->texts, at, c->method);
         at = text_append(state->texts, at, c->reason);
         at = text_append(state->texts, at, c->reply_server);
-        text_append(state->texts, at, c->reply_client);
+        at = text_append(state->texts, at, c->reply_client);
+        text_append(state->texts, at, c->substitute);
         block = (const char *)state->texts;
     }
     if (string_value(env, block, info->bytes, info->ascii, result) != napi_ok) {
@@ -127,6 +138,128 @@ bool batch_texts_value(napi_env env, const JsonRpcBatch *batch, const TextsInfo 
         throw_last_error(env);
         return false;
     }
+    return true;
+}
+
+/* Where an action's text or a note stands in the extras: its UTF-16
+ * length in `*slot` (-1 when absent), its bytes and NUL counted. */
+static void extra_measure(double *slot, const char *text, size_t len, size_t *bytes, bool *ascii) {
+    if (text == NULL) {
+        *slot = -1;
+        return;
+    }
+    *slot = (double)utf16_units((const uint8_t *)text, len, ascii);
+    *bytes += len + 1;
+}
+
+bool extras_value(napi_env env, State *state, const JsonRpcBatch *batch, double *records, napi_value *result) {
+    size_t bytes = 0;
+    bool ascii = true;
+    double *record = records;
+    for (size_t i = 0; i < batch->count; i++, record += SLOT_COUNT) {
+        const JsonRpcLine *line = &batch->items[i];
+        extra_measure(record + SLOT_ACTION_TEXT, line->action_text.ptr, line->action_text.len, &bytes, &ascii);
+        extra_measure(record + SLOT_NOTE, line->note, line->note ? strlen(line->note) : 0, &bytes, &ascii);
+    }
+    *result = NULL;
+    if (bytes == 0) {
+        return true;
+    }
+    if (!texts_reserve(env, state, bytes)) {
+        return false;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < batch->count; i++) {
+        const JsonRpcLine *line = &batch->items[i];
+        at = text_append(state->texts, at, line->action_text);
+        if (line->note != NULL) {
+            at = text_append(state->texts, at, (JsonRpcStr){line->note, strlen(line->note)});
+        }
+    }
+    if (string_value(env, (const char *)state->texts, bytes, ascii, result) != napi_ok) {
+        *result = NULL;
+        throw_last_error(env);
+        return false;
+    }
+    return true;
+}
+
+napi_value owned_string_value(napi_env env, JsonRpcString *text) {
+    napi_value result;
+    napi_status made = text->ptr == NULL ? napi_get_null(env, &result)
+                                         : napi_create_string_utf8(env, text->ptr, text->len, &result);
+    jsonrpc_string_free(text);
+    NAPI_OK(made);
+    return result;
+}
+
+typedef const char *(*NameOf)(uint32_t);
+
+/* An argument that names one of `count` enum values by the library's name
+ * for it (`name_of`), as that value; a TypeError when it is no string, a
+ * RangeError when it names none: "<what> must be 'a' or 'b'". */
+static bool named_arg(napi_env env, napi_value value, const char *what, const uint32_t *values, size_t count,
+                      NameOf name_of, uint32_t *out) {
+    napi_valuetype type = napi_undefined;
+    char name[32];
+    size_t len = 0;
+    if (napi_typeof(env, value, &type) == napi_ok && type == napi_string &&
+        napi_get_value_string_utf8(env, value, name, sizeof name, &len) == napi_ok) {
+        for (size_t i = 0; i < count; i++) {
+            const char *known = name_of(values[i]);
+            if (known != NULL && strlen(known) == len && memcmp(known, name, len) == 0) {
+                *out = values[i];
+                return true;
+            }
+        }
+    }
+    char message[160];
+    int at = snprintf(message, sizeof message, "%s must be", what);
+    for (size_t i = 0; i < count && at > 0 && (size_t)at < sizeof message; i++) {
+        const char *known = name_of(values[i]);
+        at += snprintf(message + at, sizeof message - (size_t)at, "%s'%s'", i == 0 ? " " : i + 1 == count ? " or " : ", ",
+                       known ? known : "?");
+    }
+    if (type == napi_string) {
+        throw_range_error(env, message);
+    } else {
+        throw_type_error(env, message);
+    }
+    return false;
+}
+
+bool role_arg(napi_env env, napi_value value, uint32_t *role) {
+    static const uint32_t ROLES[] = {JSONRPC_ROLE_SERVER, JSONRPC_ROLE_CLIENT};
+    return named_arg(env, value, "role", ROLES, sizeof ROLES / sizeof ROLES[0], jsonrpc_role_name, role);
+}
+
+bool profile_arg(napi_env env, napi_value value, uint32_t *profile) {
+    static const uint32_t PROFILES[] = {JSONRPC_PROFILE_JSONRPC, JSONRPC_PROFILE_MCP};
+    napi_valuetype type = napi_undefined;
+    if (napi_typeof(env, value, &type) == napi_ok && type == napi_undefined) {
+        *profile = JSONRPC_PROFILE_JSONRPC;
+        return true;
+    }
+    return named_arg(env, value, "profile", PROFILES, sizeof PROFILES / sizeof PROFILES[0], jsonrpc_profile_name,
+                     profile);
+}
+
+bool max_line_arg(napi_env env, napi_value value, size_t *max_line) {
+    double given = 0;
+    napi_valuetype type = napi_undefined;
+    if (napi_typeof(env, value, &type) != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    if (type != napi_undefined) {
+        /* lib/ has checked it; this keeps the conversion below defined. */
+        if (type != napi_number || napi_get_value_double(env, value, &given) != napi_ok || !(given >= 0) ||
+            given > 9007199254740991.0 || (double)(size_t)given != given) {
+            throw_range_error(env, "maxLine must be a whole number of bytes, 0 or more");
+            return false;
+        }
+    }
+    *max_line = (size_t)given;
     return true;
 }
 

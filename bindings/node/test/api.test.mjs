@@ -9,8 +9,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as esm from 'jsonrpc-envelope';
-import { DEFAULT_MAX_LINE, IdKind, Kind, Reader, Role, classify, invalidReply, logValue, readMessages } from 'jsonrpc-envelope';
-import { PACKAGE, ROOT, envelopeVectors, run } from './helpers.mjs';
+import {
+  Action,
+  DEFAULT_MAX_LINE,
+  IdKind,
+  Kind,
+  Profile,
+  Reader,
+  Role,
+  Session,
+  classify,
+  invalidReply,
+  logValue,
+  readMessages,
+} from 'jsonrpc-envelope';
+import { PACKAGE, ROOT, envelopeVectors, mcpVectors, run } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const cjs = require('jsonrpc-envelope');
@@ -59,17 +72,29 @@ test('the names are the library\'s, and the types say the same', () => {
   assert.deepEqual(Object.values(Kind).sort(), union('Kind'));
   assert.deepEqual(Object.values(IdKind).sort(), union('IdKind'));
   assert.deepEqual(Object.values(Role).sort(), union('Role'));
+  assert.deepEqual(Object.values(Profile).sort(), union('Profile'));
+  assert.deepEqual(Object.values(Action).sort(), union('Action'));
   // The vectors name kinds and id kinds as the library does.
-  for (const v of envelopeVectors) {
+  for (const v of [...envelopeVectors, ...mcpVectors]) {
     assert.ok(Object.values(Kind).includes(v.kind), v.kind);
     assert.ok(Object.values(IdKind).includes(v.id_kind), v.id_kind);
   }
-  // Each key is the header's enumerator for that name.
+  // Each key is the header's enumerator for that name, and the header has
+  // no enumerator the names lack (NONE, which has no name, aside).
   const header = readFileSync(path.join(ROOT, 'include', 'jsonrpc_envelope.h'), 'utf8');
-  for (const [prefix, names] of [['JSONRPC_KIND_', Kind], ['JSONRPC_ID_', IdKind], ['JSONRPC_ROLE_', Role]]) {
+  const enums = [
+    ['JSONRPC_KIND_', Kind],
+    ['JSONRPC_ID_', IdKind],
+    ['JSONRPC_ROLE_', Role],
+    ['JSONRPC_PROFILE_', Profile],
+    ['JSONRPC_ACTION_', Action],
+  ];
+  for (const [prefix, names] of enums) {
     for (const key of Object.keys(names)) assert.match(header, new RegExp(`\\b${prefix}${key} = \\d+`), key);
+    const declared = [...header.matchAll(new RegExp(`\\b${prefix}([A-Z_]+) = \\d+`, 'g'))].map((m) => m[1]).filter((k) => k !== 'NONE');
+    assert.deepEqual(declared.sort(), Object.keys(names).sort(), prefix);
   }
-  for (const names of [Kind, IdKind, Role]) assert.ok(Object.isFrozen(names));
+  for (const names of [Kind, IdKind, Role, Profile, Action]) assert.ok(Object.isFrozen(names));
 });
 
 test('the constants are the library\'s', () => {
@@ -89,7 +114,7 @@ test('the constants are the library\'s', () => {
 function buildAddon(dir, library, shim) {
   const addon = path.join(dir, 'variant.node');
   const nodeHeaders = path.resolve(path.dirname(process.execPath), '..', 'include', 'node');
-  const sources = ['addon.c', 'convert.c', 'input.c', 'reader.c'].map((f) => path.join(PACKAGE, 'src', f));
+  const sources = ['addon.c', 'convert.c', 'input.c', 'reader.c', 'session.c'].map((f) => path.join(PACKAGE, 'src', f));
   execFileSync(process.env.CC || 'cc', [
     '-std=c11', '-shared', '-fPIC', '-O1', '-DNAPI_VERSION=8', `-I${nodeHeaders}`, `-I${path.join(ROOT, 'include')}`,
     ...(shim ? ['-include', shim] : []), ...sources, library, '-lpthread', '-ldl', '-lm', '-o', addon,
@@ -106,7 +131,10 @@ test('the addon refuses a library of another ABI version when it loads', async (
     const addon = buildAddon(work, path.join(ROOT, 'target', 'release', 'libjsonrpc_envelope.a'), shim);
     const result = await run(process.execPath, ['-e', `require(${JSON.stringify(addon)})`]);
     assert.notEqual(result.status, 0);
-    assert.match(result.stderr, /ABI version 2, but the addon was built for version 999/);
+    const header = readFileSync(path.join(ROOT, 'include', 'jsonrpc_envelope.h'), 'utf8');
+    const abi = header.match(/#define JSONRPC_ABI_VERSION (\d+)/)[1];
+    assert.equal(abi, '3');
+    assert.match(result.stderr, new RegExp(`ABI version ${abi}, but the addon was built for version 999`));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -135,6 +163,9 @@ test('a fault inside the library is an Error, and the addon goes on', async () =
       attempt('readerFeed', () => native.readerFeed(reader, PANIC));
       attempt('readerFeed after', () => native.readerFeed(reader, '{}\\n'));
       native.readerFree(reader);
+      const session = native.sessionNew('server', 'mcp', 0);
+      attempt('sessionFeed', () => native.sessionFeed(session, PANIC));
+      native.sessionFree(session);
       native.classify('{"jsonrpc":"2.0","id":1,"method":"m"}');
       results.push(['then', native.kindNames[native.record[native.layout.kind]]]);
       console.log(JSON.stringify(results));
@@ -147,6 +178,7 @@ test('a fault inside the library is an Error, and the addon goes on', async () =
       ['logValue', 'Error', 'jsonrpc_log_value failed: out of memory or a fault inside the library'],
       ['readerFeed', 'Error', 'jsonrpc_reader_feed failed: internal_error (this reader fails from now on)'],
       ['readerFeed after', 'Error', 'jsonrpc_reader_feed failed: internal_error (this reader fails from now on)'],
+      ['sessionFeed', 'Error', 'jsonrpc_session_feed failed: internal_error (this session fails from now on)'],
       ['then', 'request'],
     ]);
   } finally {
@@ -173,6 +205,21 @@ test('wrong argument types throw TypeError with a clear message', () => {
   assert.throws(() => invalidReply('[]', 1), { name: 'TypeError', message: "role must be 'server' or 'client'" });
   assert.throws(() => invalidReply('[]', 'SERVER'), { name: 'RangeError', message: "role must be 'server' or 'client'" });
   assert.throws(() => invalidReply('[]', 'server\0'), { name: 'RangeError' });
+  // The profile option: one of the library's profile names.
+  const profile = "profile must be 'jsonrpc' or 'mcp'";
+  for (const call of [
+    (options) => classify('[]', options),
+    (options) => invalidReply('[]', 'server', options),
+    (options) => new Reader(options),
+    (options) => readMessages((async function* () {})(), options),
+    (options) => new Session('client', options),
+  ]) {
+    assert.throws(() => call({ profile: 'MCP' }), { name: 'RangeError', message: profile });
+    assert.throws(() => call({ profile: 'mcp\0' }), { name: 'RangeError', message: profile });
+    assert.throws(() => call({ profile: 2 }), { name: 'TypeError', message: profile });
+    assert.throws(() => call({ profile: null }), { name: 'TypeError', message: profile });
+    assert.throws(() => call('mcp'), { name: 'TypeError', message: 'options must be an object, not a string' });
+  }
   assert.throws(() => new Reader(5), { name: 'TypeError', message: 'options must be an object, not a number' });
   assert.throws(() => new Reader({ maxLine: '5' }), { name: 'TypeError', message: 'maxLine must be a number of bytes, not a string' });
   for (const bad of [-1, 1.5, NaN, Infinity, 2 ** 60]) {
@@ -234,7 +281,10 @@ test('no crash and a valid answer on random input', () => {
   };
   const alphabet = Buffer.from('{}[]":,\\ \t\r\n0123456789-+.eEtrufalsn"idmethodjsonrpc2.0\u00e9\ud83d\ude00');
   const kinds = new Set(Object.values(Kind));
+  const actions = new Set(Object.values(Action));
   const reader = new Reader({ maxLine: 64 });
+  const mcpReader = new Reader({ maxLine: 64, profile: Profile.MCP });
+  const sessions = [new Session(Role.SERVER, { maxLine: 64, profile: Profile.MCP }), new Session(Role.CLIENT, { maxLine: 64, profile: Profile.MCP })];
   for (let i = 0; i < 20_000; i++) {
     const length = random() % 120;
     const bytes = Buffer.alloc(length);
@@ -243,6 +293,16 @@ test('no crash and a valid answer on random input', () => {
     assert.ok(kinds.has(c.kind));
     assert.equal(invalidReply(bytes, 'server'), c.replyServer);
     assert.equal(invalidReply(bytes, 'client'), c.replyClient);
+    const m = classify(bytes, { profile: Profile.MCP });
+    assert.ok(kinds.has(m.kind));
+    assert.equal(invalidReply(bytes, 'server', { profile: Profile.MCP }), m.replyServer);
+    assert.equal(invalidReply(bytes, 'client', { profile: Profile.MCP }), m.replyClient);
+    for (const line of mcpReader.feed(bytes)) assert.ok(kinds.has(line.kind));
+    for (const s of sessions) {
+      s.sent(bytes);
+      for (const line of s.feed(bytes)) assert.ok(actions.has(line.action));
+      assert.ok(actions.has(s.refused(bytes).action));
+    }
     assert.equal(typeof logValue(bytes), 'string');
     if (c.id !== null) assert.equal(c.id, bytes.toString('utf8', c.spans.id.offset, c.spans.id.offset + c.spans.id.length));
     for (const m of reader.feed(bytes)) assert.ok(kinds.has(m.kind));
@@ -250,4 +310,6 @@ test('no crash and a valid answer on random input', () => {
     assert.ok(kinds.has(classify(text).kind));
   }
   reader.close();
+  mcpReader.close();
+  for (const s of sessions) s.close();
 });

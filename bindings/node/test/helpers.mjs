@@ -21,17 +21,28 @@ function bytesOf(vector, text, hex) {
   return vector[hex] !== undefined ? Buffer.from(vector[hex], 'hex') : Buffer.from(vector[text], 'utf8');
 }
 
-// envelope.jsonl, each vector with its input as bytes.
+// envelope.jsonl (the JSON-RPC profile) and mcp.jsonl (the MCP profile),
+// each vector with its input as bytes.
 export const envelopeVectors = jsonl('envelope.jsonl').map((v) => ({ ...v, bytes: bytesOf(v, 'line', 'line_hex') }));
+export const mcpVectors = jsonl('mcp.jsonl').map((v) => ({ ...v, bytes: bytesOf(v, 'line', 'line_hex') }));
+// Each file of vectors with the profile it is read by.
+export const vectorSets = [
+  { profile: 'jsonrpc', file: 'envelope.jsonl', vectors: envelopeVectors },
+  { profile: 'mcp', file: 'mcp.jsonl', vectors: mcpVectors },
+];
 // log_value.jsonl, likewise.
 export const logValueVectors = jsonl('log_value.jsonl').map((v) => ({ ...v, bytes: bytesOf(v, 'input', 'input_hex') }));
 
 // The vector whose name is `name` (throws when there is none, so a renamed
-// vector fails the test that needs it).
-export function vector(name) {
-  const found = envelopeVectors.find((v) => v.name === name);
+// vector fails the test that needs it); of mcp.jsonl with `mcpVector`.
+export function vector(name, vectors = envelopeVectors) {
+  const found = vectors.find((v) => v.name === name);
   if (!found) throw new Error(`no vector named ${JSON.stringify(name)}`);
   return found;
+}
+
+export function mcpVector(name) {
+  return vector(name, mcpVectors);
 }
 
 // A classification's fields in the vectors' own terms, to compare whole.
@@ -54,12 +65,15 @@ export function asVector(c) {
     reason: c.reason,
     reply_server: c.replyServer,
     reply_client: c.replyClient,
+    substitute: c.substitute,
   };
 }
 
 // What a vector says a classification is: for a parse error the reason is
 // the implementation's own text (the vectors' README: check only that there
-// is one), so it is taken from `actual` when `actual` has one.
+// is one), so it is taken from `actual` when `actual` has one. envelope.jsonl
+// has no `substitute` field: the JSON-RPC profile never gives one (SPEC §10.3,
+// only the MCP profile's invalid_response carries it).
 export function expected(v, actual) {
   return {
     kind: v.kind,
@@ -74,6 +88,7 @@ export function expected(v, actual) {
     reason: v.kind === 'parse_error' && typeof actual.reason === 'string' && actual.reason !== '' ? actual.reason : v.reason,
     reply_server: v.reply_server,
     reply_client: v.reply_client,
+    substitute: v.substitute === undefined ? null : v.substitute,
   };
 }
 

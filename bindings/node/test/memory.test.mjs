@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Reader, classify, invalidReply, logValue } from 'jsonrpc-envelope';
+import { Profile, Reader, Role, Session, classify, invalidReply, logValue } from 'jsonrpc-envelope';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
@@ -18,6 +18,8 @@ const lines = [
   Buffer.from('[1,2,3]'),
   Buffer.from('not json at all'),
   Buffer.from(`{"jsonrpc":"2.0","id":"${'x'.repeat(1500)}","method":5}`), // strings past the scratch
+  Buffer.from('{"jsonrpc":"2.0","id":7,"result":[]}'), // an invalid_response in the MCP profile, with a substitute
+  Buffer.from('{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}'), // names no request
 ];
 const strings = lines.map((line) => line.toString());
 const stream = Buffer.concat(lines.flatMap((line) => [line, Buffer.from('\n')]));
@@ -52,11 +54,15 @@ test('classify, a million times (bytes and strings)', async () => {
   await measure('classify', (n) => {
     for (let i = 0; i < n; i++) classify(i % 2 ? lines[i % lines.length] : strings[i % lines.length]);
   });
+  const mcp = { profile: Profile.MCP };
+  await measure('classify (MCP)', (n) => {
+    for (let i = 0; i < n; i++) classify(i % 2 ? lines[i % lines.length] : strings[i % lines.length], mcp);
+  });
 });
 
 test('invalidReply, a million times', async () => {
   await measure('invalidReply', (n) => {
-    for (let i = 0; i < n; i++) invalidReply(lines[i % lines.length], i % 2 ? 'server' : 'client');
+    for (let i = 0; i < n; i++) invalidReply(lines[i % lines.length], i % 2 ? 'server' : 'client', i % 3 ? undefined : { profile: 'mcp' });
   });
 });
 
@@ -75,5 +81,23 @@ test('a reader fed a million lines, and readers made and closed', async () => {
   });
   await measure('new Reader + close', (n) => {
     for (let i = 0; i < n / 10; i++) new Reader().close();
+  });
+});
+
+test('a session fed a million lines (every action), told of sent lines, asked of refusals; sessions made and closed', async () => {
+  const sent = Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/list"}');
+  await measure('Session.feed', (n) => {
+    for (const role of [Role.SERVER, Role.CLIENT]) {
+      const session = new Session(role, { profile: Profile.MCP, maxLine: 1024 });
+      for (let i = 0; i < n / 2; i += lines.length) {
+        session.sent(sent); // so that the invalid_response is substituted, and the error attributed
+        for (const line of session.feed(stream)) if (line.action === 'answered') session.refused(line.line);
+      }
+      session.end();
+      session.close();
+    }
+  });
+  await measure('new Session + close', (n) => {
+    for (let i = 0; i < n / 10; i++) new Session(Role.CLIENT, { profile: Profile.MCP }).close();
   });
 });

@@ -1,7 +1,8 @@
 // The library's stream reader through Reader and readMessages: chunk
 // boundaries (every chunk size from 1 to 70), CRLF, a too-long line split
-// across many reads, the end of a stream without LF; and the reader freed
-// when an iteration ends, fails or is abandoned.
+// across many reads, the end of a stream without LF, over envelope.jsonl in
+// the JSON-RPC profile and mcp.jsonl in the MCP profile; and the reader
+// freed when an iteration ends, fails or is abandoned.
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
@@ -9,7 +10,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { DEFAULT_MAX_LINE, Kind, Reader, readMessages } from 'jsonrpc-envelope';
 import native from '../lib/native.cjs';
-import { asVector, envelopeVectors, expected } from './helpers.mjs';
+import { asVector, expected, vectorSets } from './helpers.mjs';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
@@ -18,17 +19,17 @@ const MAX_LINE = 256;
 const LF = Buffer.from('\n');
 const CR = Buffer.from('\r');
 
-// The stream: every vector that fits the limit and has no LF; then each of
-// those that is not a parse error again with CRLF; a 5,000-byte line (too
-// long) in the middle; and the last line without LF. Each entry says what
-// its message must be, from the vectors.
-function script() {
-  const fitting = envelopeVectors.filter((v) => v.bytes.length <= MAX_LINE - 1 && !v.bytes.includes(0x0a));
+// The stream of a file of vectors: every vector that fits the limit and has
+// no LF; then each of those that is not a parse error again with CRLF; a
+// 5,000-byte line (too long) in the middle; and the last line without LF.
+// Each entry says what its message must be, from the vectors.
+function script(vectors) {
+  const fitting = vectors.filter((v) => v.bytes.length <= MAX_LINE - 1 && !v.bytes.includes(0x0a));
   const entries = [];
   for (const v of fitting) entries.push({ v, bytes: v.bytes });
   entries.push({ tooLong: 5000 });
   for (const v of fitting.filter((v) => v.kind !== 'parse_error')) entries.push({ v, bytes: Buffer.concat([v.bytes, CR]) });
-  const last = envelopeVectors.find((v) => v.name === 'request with a string id');
+  const last = vectors.find((v) => v.name === 'request with a string id' || v.name === 'envelope: request with a string id');
   entries.push({ v: last, bytes: last.bytes, noLF: true });
   const parts = entries.map((e) => {
     if (e.tooLong) {
@@ -63,32 +64,34 @@ function check(messages, entries) {
   });
 }
 
-test('every chunk size from 1 to 70 gives the same messages', () => {
-  const { entries, stream } = script();
-  assert.ok(entries.length > 150);
-  for (let size = 1; size <= 70; size++) {
-    const reader = new Reader({ maxLine: MAX_LINE });
-    const messages = [];
-    for (let at = 0; at < stream.length; at += size) messages.push(...reader.feed(stream.subarray(at, at + size)));
-    messages.push(...reader.end());
-    reader.close();
-    check(messages, entries);
-  }
-});
-
-test('readMessages over a Readable at several chunk sizes', async () => {
-  const { entries, stream } = script();
-  for (const size of [1, 7, 64, 65536]) {
-    const chunks = [];
-    for (let at = 0; at < stream.length; at += size) chunks.push(stream.subarray(at, at + size));
-    const messages = [];
-    for await (const m of readMessages(Readable.from(chunks, { objectMode: false }), { maxLine: MAX_LINE })) {
-      messages.push(m);
+for (const { profile, file, vectors } of vectorSets) {
+  test(`every chunk size from 1 to 70 gives the same messages (${file}, profile ${profile})`, () => {
+    const { entries, stream } = script(vectors);
+    assert.ok(entries.length > 150);
+    for (let size = 1; size <= 70; size++) {
+      const reader = new Reader({ maxLine: MAX_LINE, profile });
+      const messages = [];
+      for (let at = 0; at < stream.length; at += size) messages.push(...reader.feed(stream.subarray(at, at + size)));
+      messages.push(...reader.end());
+      reader.close();
+      check(messages, entries);
     }
-    check(messages, entries);
-  }
-  assert.equal(native.liveReaders(), 0);
-});
+  });
+
+  test(`readMessages over a Readable at several chunk sizes (${file}, profile ${profile})`, async () => {
+    const { entries, stream } = script(vectors);
+    for (const size of [1, 7, 64, 65536]) {
+      const chunks = [];
+      for (let at = 0; at < stream.length; at += size) chunks.push(stream.subarray(at, at + size));
+      const messages = [];
+      for await (const m of readMessages(Readable.from(chunks, { objectMode: false }), { maxLine: MAX_LINE, profile })) {
+        messages.push(m);
+      }
+      check(messages, entries);
+    }
+    assert.equal(native.liveReaders(), 0);
+  });
+}
 
 test('a too-long line at the default limit is reported with its length, and the next line read', () => {
   const reader = new Reader();

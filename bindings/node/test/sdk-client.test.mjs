@@ -3,16 +3,18 @@
 // writes a banner, print() output and a JSON log line to its stdout and
 // sends a broken request; ones that answer initialize with an error that
 // names no request; one that writes such errors while none or two requests
-// are out. The SDK's own StdioClientTransport is the control.
+// are out; one that answers a request with a response MCP refuses. The
+// SDK's own StdioClientTransport is the control.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioClientTransport } from 'jsonrpc-envelope/sdk/client';
-import { FIXTURES, vector } from './helpers.mjs';
+import { FIXTURES, mcpVector } from './helpers.mjs';
 
-const BROKEN = vector('number method with a string id echoes the id');
+// A broken request, as the MCP profile reads it (the transport's profile).
+const BROKEN = mcpVector('envelope: number method with a string id echoes the id');
 const TEXT = 'Unicode ✓ 日本語 🙂 — “quoted”';
 const REFUSAL = 'Unsupported protocol version: this server speaks 2024-11-05';
 
@@ -62,13 +64,13 @@ test('a server with a banner, print() output and a JSON log line on stdout: the 
   assert.deepEqual(
     records.map((r) => [r.number, r.kind, r.action, r.text, r.reply]),
     [
-      [1, 'parse_error', 'dropped', 'fake-server 0.1 starting (a banner on stdout)', null],
-      [2, 'not_jsonrpc', 'dropped', '{"level":"info","msg":"initializing"}', null],
-      [3, 'parse_error', 'dropped', 'Loading tools...', null],
+      [1, 'parse_error', 'diverted', 'fake-server 0.1 starting (a banner on stdout)', null],
+      [2, 'not_jsonrpc', 'diverted', '{"level":"info","msg":"initializing"}', null],
+      [3, 'parse_error', 'diverted', 'Loading tools...', null],
       [6, 'invalid_request', 'answered', BROKEN.line, BROKEN.reply_client],
     ],
   );
-  assert.ok(records.every((r) => r.role === 'client'));
+  assert.ok(records.every((r) => r.role === 'client' && r.level === 'warning'));
   // The server got the library's client reply, byte for byte, and the SDK's
   // answer to its ping.
   assert.ok(got.includes(BROKEN.reply_client), JSON.stringify(got));
@@ -104,9 +106,11 @@ for (const mode of ['refuse', 'refuse-no-id']) {
     }
     const elapsed = performance.now() - start;
     assert.ok(elapsed < 1000, `failed after ${elapsed.toFixed(0)} ms`);
-    const matched = records.find((r) => r.action === 'matched');
-    assert.equal(matched?.kind, 'response');
-    assert.equal(matched?.requestId, '0');
+    const attributed = records.find((r) => r.action === 'attributed');
+    assert.equal(attributed?.kind, 'response');
+    // The error handed on is the server's, with the id of initialize (the
+    // SDK's first request, 0) put in.
+    assert.deepEqual(JSON.parse(attributed.reply), { jsonrpc: '2.0', id: 0, error: { code: -32602, message: REFUSAL } });
   });
 }
 
@@ -139,9 +143,47 @@ test('an error that names no request, with none or two requests out, is logged a
   assert.deepEqual(
     records.map((r) => [r.number, r.kind, r.action]),
     [
-      [1, 'parse_error', 'dropped'], // the banner
+      [1, 'parse_error', 'diverted'], // the banner
       [3, 'response', 'dropped'], // none out: initialize was answered on line 2
       [4, 'response', 'dropped'], // two out
     ],
   );
+});
+
+test('a response MCP refuses, to the request waiting: the request fails at once with the substitute', async () => {
+  const { client, transport, records, errors } = connect(StdioClientTransport, 'invalid-response');
+  const start = performance.now();
+  try {
+    await client.connect(transport);
+    await assert.rejects(client.listTools(undefined, { timeout: 20_000 }), (error) => {
+      assert.equal(error.code, -32603);
+      assert.match(error.message, /Internal error: the peer's response to this request is not valid MCP/);
+      return true;
+    });
+  } finally {
+    await client.close();
+  }
+  assert.ok(performance.now() - start < 5000);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(records.map((r) => [r.number, r.kind, r.action]), [
+    [1, 'parse_error', 'diverted'], // the banner
+    [3, 'invalid_response', 'substituted'],
+  ]);
+  assert.equal(
+    records[1].reply,
+    '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error: the peer\'s response to this request is not valid MCP"}}',
+  );
+});
+
+test('the control: the SDK\'s own transport reports the response as an error and the request waits for its timeout', async () => {
+  const { client, transport, errors } = connect(SdkTransport, 'invalid-response');
+  const start = performance.now();
+  try {
+    await client.connect(transport);
+    await assert.rejects(client.listTools(undefined, { timeout: 1500 }), (error) => error.code === -32001);
+  } finally {
+    await client.close();
+  }
+  assert.ok(performance.now() - start >= 1400);
+  assert.ok(errors.length >= 1);
 });

@@ -1,27 +1,36 @@
 // The official SDK's server (McpServer, one echo tool) on this package's
 // StdioServerTransport, fed the abuse lines through a pipe: every reply byte
-// for byte as the vectors give it, never a reply to a line that owes none,
-// and the normal requests around them still answered. The same run on the
-// SDK's own StdioServerTransport is the control: it answers none of them.
+// for byte as the vectors of the MCP profile give it, never a reply to a
+// line that owes none, and the normal requests around them still answered.
+// The same run on the SDK's own StdioServerTransport is the control: it
+// answers none of them. And a request of the server's own (roots/list)
+// answered with an invalid response: the request fails at once with the
+// substitute, where on the SDK's own transport it waits for its timeout.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { FIXTURES, run, vector } from './helpers.mjs';
+import { FIXTURES, mcpVector, run } from './helpers.mjs';
 
 const SERVER = path.join(FIXTURES, 'sdk-server.mjs');
 
-// The abuse lines, from the vectors (their expected replies with them).
+// The abuse lines, from mcp.jsonl (their expected replies with them): the
+// lines of envelope.jsonl as the MCP profile reads them, and requests only
+// the MCP profile refuses.
 const ABUSE = [
-  'request with id null is a request, answered with id null',
-  'object id is an invalid request',
-  'number method with a string id echoes the id',
-  'boolean method and null id',
-  'batch of one request',
-  'plain text',
-  'string',
-].map(vector);
+  ...[
+    'request with id null is a request, answered with id null',
+    'object id is an invalid request',
+    'number method with a string id echoes the id',
+    'boolean method and null id',
+    'batch of one request',
+    'plain text',
+    'string',
+  ].map((name) => mcpVector(`envelope: ${name}`)),
+  ...['request with an extra member', 'params array', 'id with a fraction'].map(mcpVector),
+];
 // Lines that are not JSON-RPC: dropped with a log record, never answered.
-const DROPPED = ['log line', 'empty object'].map(vector);
+const DROPPED = ['log line', 'empty object'].map((name) => mcpVector(`envelope: ${name}`));
 
 const TEXT = 'Unicode ✓ 日本語 🙂 — “quoted”';
 const INITIALIZE = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}';
@@ -48,12 +57,13 @@ async function session(which) {
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line));
-  // The SDK's answers to the normal requests, by id; everything else.
+  // The SDK's answers to the normal requests (results), by id; everything
+  // else (abuse lines of the MCP profile have id 1 too).
   const answers = new Map();
   const others = [];
   for (const line of lines) {
-    const id = JSON.parse(line).id;
-    if (id === 1 || id === 2 || id === 42) answers.set(id, JSON.parse(line));
+    const { id, result } = JSON.parse(line);
+    if ((id === 1 || id === 2 || id === 42) && result !== undefined) answers.set(id, JSON.parse(line));
     else others.push(line);
   }
   return { answers, others, records: notes.filter((n) => n.record).map((n) => n.record), sdkErrors: notes.filter((n) => n.sdkError) };
@@ -71,24 +81,23 @@ test('the SDK server on our transport: the library\'s reply to every abuse line,
   // Exactly the vectors' server replies, in the order of their lines (the
   // transport answers as it reads, before the SDK answers anything).
   const owed = ABUSE.map((v) => v.reply_server).filter((reply) => reply !== null);
-  assert.equal(owed.length, ABUSE.length - 1, 'all but the id-null request owe an envelope reply');
+  assert.equal(owed.length, ABUSE.length, 'in the MCP profile every abuse line owes a reply, the id-null request too');
   assert.deepEqual(others, owed);
   // Every answered line has its record; the empty and not-JSON-RPC lines
   // are dropped with one; the line numbers are stdin's.
+  const empty = 3 + ABUSE.length;
   assert.deepEqual(
-    records.map((r) => [r.number, r.kind, r.action, r.reply]),
+    records.map((r) => [r.number, r.kind, r.action, r.reply, r.level]),
     [
-      ...ABUSE.slice(1).map((v, i) => [4 + i, v.kind, 'answered', v.reply_server]),
-      [10, 'empty', 'dropped', null],
-      ...DROPPED.map((v, i) => [11 + i, v.kind, 'dropped', null]),
+      ...ABUSE.map((v, i) => [3 + i, v.kind, 'answered', v.reply_server, 'warning']),
+      [empty, 'empty', 'dropped', null, 'warning'],
+      ...DROPPED.map((v, i) => [empty + 1 + i, v.kind, 'dropped', null, 'warning']),
     ],
   );
-  assert.ok(records.every((r) => r.role === 'server'));
-  assert.equal(records[4].text, 'Server listening on port 3000');
-  // The id-null request is a request (SPEC §2), so it goes to the SDK, as
-  // its own transport would hand it; the SDK's schema refuses a null id and
-  // reports it: no reply, and the only error the SDK sees.
-  assert.equal(sdkErrors.length, 1, JSON.stringify(sdkErrors));
+  assert.ok(records.every((r) => r.role === 'server' && typeof r.note === 'string'));
+  assert.equal(records[5].text, 'Server listening on port 3000');
+  // Nothing reached the SDK that it could not read: not one error.
+  assert.deepEqual(sdkErrors, []);
 });
 
 test('the control: the SDK server on the SDK\'s own transport answers none of the abuse lines', async () => {
@@ -99,4 +108,70 @@ test('the control: the SDK server on the SDK\'s own transport answers none of th
   // It reports each abuse line, the empty line and the lines that are not
   // JSON-RPC as errors of its own, and answers nothing for them.
   assert.equal(sdkErrors.length, ABUSE.length + 1 + DROPPED.length, JSON.stringify(sdkErrors));
+});
+
+// The server asks the client for its roots when its tool `roots` is called,
+// and the test answers that request with `answer`: what the tool reports and
+// how long the call took.
+async function askRoots(which, answer, timeout) {
+  const child = spawn(process.execPath, [SERVER, which], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines = [];
+  let pending = '';
+  let wake = () => {};
+  child.stdout.on('data', (chunk) => {
+    pending += chunk;
+    const parts = pending.split('\n');
+    pending = parts.pop();
+    lines.push(...parts.map((line) => JSON.parse(line)));
+    wake();
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const until = async (found, ms) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const line = lines.find(found);
+      if (line !== undefined) return line;
+      if (Date.now() > deadline) throw new Error(`nothing came; the server's stderr:\n${stderr}`);
+      await new Promise((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 50);
+      });
+    }
+  };
+  try {
+    const initialize = JSON.parse(INITIALIZE);
+    initialize.params.capabilities = { roots: {} };
+    child.stdin.write(`${JSON.stringify(initialize)}\n${INITIALIZED}\n`);
+    await until((m) => m.id === 1, 20_000);
+    const started = performance.now();
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'roots', arguments: { timeout } } })}\n`);
+    const request = await until((m) => m.method === 'roots/list', 20_000);
+    child.stdin.write(`${answer(request.id)}\n`);
+    const result = await until((m) => m.id === 3, timeout + 20_000);
+    return { text: result.result?.content?.[0]?.text, elapsed: performance.now() - started, stderr };
+  } finally {
+    child.stdin.end();
+    child.kill();
+  }
+}
+
+test('an invalid response to the server\'s own request: its substitute fails the request at once', async () => {
+  // A result that is not an object (SPEC §10.3 (d)), from the vectors.
+  const invalid = mcpVector('result an array');
+  assert.equal(invalid.kind, 'invalid_response');
+  const { text, elapsed, stderr } = await askRoots('envelope', (id) => invalid.line.replace('"id":1', `"id":${JSON.stringify(id)}`), 10_000);
+  assert.equal(text, "error -32603: MCP error -32603: Internal error: the peer's response to this request is not valid MCP");
+  assert.ok(elapsed < 5000, `failed after ${elapsed.toFixed(0)} ms`);
+  const records = stderr.split('\n').filter((line) => line.startsWith('{"record"')).map((line) => JSON.parse(line).record);
+  assert.deepEqual(records.map((r) => [r.kind, r.action, r.level]), [['invalid_response', 'substituted', 'warning']]);
+});
+
+test('the control: on the SDK\'s own transport the server\'s request waits for its timeout', async () => {
+  const invalid = mcpVector('result an array');
+  const { text, elapsed } = await askRoots('sdk', (id) => invalid.line.replace('"id":1', `"id":${JSON.stringify(id)}`), 1500);
+  assert.match(text, /^error -32001: /); // the SDK's own "Request timed out"
+  assert.ok(elapsed >= 1400);
 });

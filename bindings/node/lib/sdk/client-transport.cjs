@@ -2,45 +2,35 @@
 // The client side of SPEC §9 for the official TypeScript SDK: a stdio
 // transport with the contract of its StdioClientTransport (it starts the
 // server as a child process), reading the server's stdout with the
-// library's reader as role `client` (lines.cjs). A broken request from the server is
-// answered with the library's `client` reply; banners, log lines and other
-// lines that are not JSON-RPC are logged and never reach the SDK; requests,
-// notifications and responses are handed on as the SDK's own transport
-// hands them.
-//
-// The handshake rule: the transport keeps the ids of the requests it has
-// written and not yet seen answered (each written line is classified by
-// the library). An error response that names no request, arriving while
-// exactly one request is outstanding, is handed to the SDK as that
-// request's error (its id put in place of the null or missing one), so the
-// waiting call fails at once with the peer's error; with none or several
-// outstanding it is logged and dropped.
+// library's session in role `client` and the MCP profile (lines.cjs), which
+// decides every line: a broken request from the server is answered with the
+// library's `client` reply; banners, log lines and other lines that are no
+// message are diverted to the log and never reach the SDK; an invalid
+// response is replaced by its substitute while its request is outstanding;
+// an error response that names no request, while exactly one request is
+// outstanding, is handed on as that request's error (the handshake rule);
+// requests, notifications and responses are handed on as the SDK's own
+// transport hands them (through its own decoder, deserializeMessage). Every
+// line written to the server is told to the session, which keeps the
+// outstanding requests.
 
 const { spawn } = require('node:child_process');
 const process = require('node:process');
 const { PassThrough } = require('node:stream');
-const { Kind, Role, classify } = require('../index.cjs');
+const { Role } = require('../index.cjs');
 const { checkOptions, describe } = require('../arguments.cjs');
 const { logOption } = require('./records.cjs');
 const { Lines } = require('./lines.cjs');
 
-// Requests are matched to responses by the id's value, as the SDK matches
-// them: the library's exact id text, read as JSON and written back compactly
-// (so `1.0` answers `1`, and `"\u0041"` answers `"A"`).
-function idKey(idText) {
-  return JSON.stringify(JSON.parse(idText));
-}
-
-// `schema` is the SDK's JSONRPCMessageSchema and `getDefaultEnvironment`
-// its function of that name, from its ESM or its CommonJS build.
-function makeClientTransport(schema, getDefaultEnvironment) {
+// `deserialize` is the SDK's deserializeMessage (shared/stdio.js) and
+// `getDefaultEnvironment` its function of that name, from its ESM or its
+// CommonJS build.
+function makeClientTransport(deserialize, getDefaultEnvironment) {
   class StdioClientTransport {
     #server;
     #lines;
     #process = undefined;
     #stderr = null;
-    // The ids of the requests written and not yet answered: key -> id value.
-    #outstanding = new Map();
 
     // As the SDK's: StdioServerParameters ({ command, args, env, stderr,
     // cwd }), plus maxLine (or the SDK's maxBufferSize), the line limit,
@@ -58,8 +48,9 @@ function makeClientTransport(schema, getDefaultEnvironment) {
         role: Role.CLIENT,
         maxLine: maxLine ?? maxBufferSize,
         log: logOption(log),
-        answer: (line) => this.#write(line),
-        handOn: (message) => this.#handOn(message),
+        write: (text) => this.#write(text),
+        deliver: (message) => this.onmessage?.(message),
+        deserialize,
         fail: (error) => {
           this.onerror?.(error);
           this.close().catch(() => {});
@@ -113,46 +104,6 @@ function makeClientTransport(schema, getDefaultEnvironment) {
       return this.#process?.pid ?? null;
     }
 
-    // A request, a notification or a response: to the SDK, with the
-    // handshake rule for an error that names no request.
-    #handOn(message) {
-      let value;
-      try {
-        value = JSON.parse(message.line.toString('utf8'));
-      } catch (error) {
-        this.onerror?.(error);
-        return;
-      }
-      if (message.kind === Kind.RESPONSE) {
-        if (message.namesNoRequest) {
-          if (this.#outstanding.size !== 1) {
-            this.#lines.log(message, 'dropped');
-            return;
-          }
-          const [[key, id]] = this.#outstanding;
-          this.#outstanding.delete(key);
-          this.#lines.log(message, 'matched', { requestId: JSON.stringify(id) });
-          value.id = id;
-        } else if (message.id !== null) {
-          this.#outstanding.delete(idKey(message.id));
-        }
-      }
-      this.#deliver(value);
-    }
-
-    // To the SDK, as its own transport: the message through its schema, or
-    // the schema's error to onerror.
-    #deliver(value) {
-      let parsed;
-      try {
-        parsed = schema.parse(value);
-      } catch (error) {
-        this.onerror?.(error);
-        return;
-      }
-      this.onmessage?.(parsed);
-    }
-
     // A reply to the server; none once the transport is closing.
     #write(line) {
       const stdin = this.#process?.stdin;
@@ -187,7 +138,6 @@ function makeClientTransport(schema, getDefaultEnvironment) {
           }
         }
       }
-      this.#outstanding.clear();
       this.#lines.close();
     }
 
@@ -197,25 +147,13 @@ function makeClientTransport(schema, getDefaultEnvironment) {
           throw new Error('Not connected');
         }
         const line = JSON.stringify(message);
-        this.#track(line, message);
+        this.#lines.sent(line);
         if (this.#process.stdin.write(`${line}\n`)) {
           resolve();
         } else {
           this.#process.stdin.once('drain', resolve);
         }
       });
-    }
-
-    // Keeps the id of a request being written (the library says which
-    // lines are requests); a cancellation ends the wait for its request.
-    #track(line, message) {
-      const written = classify(line);
-      if (written.kind === Kind.REQUEST) {
-        this.#outstanding.set(idKey(written.id), JSON.parse(written.id));
-      } else if (written.kind === Kind.NOTIFICATION && written.method === 'notifications/cancelled') {
-        const requestId = message.params?.requestId;
-        if (requestId !== undefined) this.#outstanding.delete(JSON.stringify(requestId));
-      }
     }
   }
   return StdioClientTransport;

@@ -1,9 +1,9 @@
 // jsonrpc-envelope/sdk/client (ESM): StdioClientTransport for the official
 // TypeScript SDK's ESM build. In place of
 //   import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import transports from './client-transport.cjs';
 
-export const StdioClientTransport = transports.makeClientTransport(JSONRPCMessageSchema, getDefaultEnvironment);
+export const StdioClientTransport = transports.makeClientTransport(deserializeMessage, getDefaultEnvironment);
 export { getDefaultEnvironment };

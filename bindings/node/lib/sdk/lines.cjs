@@ -1,81 +1,150 @@
 'use strict';
 // What both SDK transports do with the lines of the pipe they read
-// (SPEC §9): the library's reader in the transport's role; a too-long line
-// skipped, a line owed a reply in that role answered, a line that is not a
-// request, a notification or a response dropped, each with a log record;
-// the rest handed on to the transport.
+// (SPEC §9, §10.4): the library's session, in the transport's role and the
+// MCP profile, decides each line's action, and this does it: a forwarded
+// line, or the text handed on in a line's place, goes through the SDK's own
+// decoder to the SDK; a reply goes back to the peer; every line not simply
+// forwarded gets a log record. Every line the transport writes to the peer
+// is told to the session (sent), which keeps the outstanding requests.
+//
+// Where the SDK's decoder still refuses what the session handed on (a fault
+// of the profile, never expected), the session says what to do instead
+// (refused), and the refusal is logged at error level; the decoder's error
+// never reaches the SDK.
 
-const { Kind, Reader, Role } = require('../index.cjs');
-const native = require('../native.cjs');
+const { Action, Profile, Session } = require('../index.cjs');
 const { record } = require('./records.cjs');
 
-// The library's messages (requests, notifications, responses).
-const HANDED_ON = new Set(native.messageKinds);
+// A carriage return before the LF, which the SDK's ReadBuffer strips.
+const CR = 13;
 
 class Lines {
   #role;
-  #reader;
+  #session;
   #log;
-  #answer;
-  #handOn;
+  #write;
+  #deliver;
+  #deserialize;
   #fail;
 
-  // role: Role.SERVER or Role.CLIENT; log: the log option; answer(line):
-  // writes a reply line; handOn(message, value): the message (a request, a
-  // notification or a response) and its JSON value; fail(error): a chunk
-  // the reader refused (the transport reports it and closes).
-  constructor({ role, maxLine, log, answer, handOn, fail }) {
+  // role: Role.SERVER or Role.CLIENT; maxLine: the line limit; log: the log
+  // option; write(text): writes a line (LF included) to the peer;
+  // deliver(message): hands a message to the SDK; deserialize(line): the
+  // SDK's own decoder (its shared/stdio.js deserializeMessage), which throws
+  // on a line it refuses; fail(error): a chunk the library refused (the
+  // transport reports it and closes).
+  constructor({ role, maxLine, log, write, deliver, deserialize, fail }) {
     this.#role = role;
-    this.#reader = new Reader({ maxLine });
+    this.#session = new Session(role, { profile: Profile.MCP, maxLine });
     this.#log = log;
-    this.#answer = answer;
-    this.#handOn = handOn;
+    this.#write = write;
+    this.#deliver = deliver;
+    this.#deserialize = deserialize;
     this.#fail = fail;
   }
 
   feed(chunk) {
-    if (this.#reader.closed) return;
-    let messages;
+    if (this.#session.closed) return;
+    let lines;
     try {
-      messages = this.#reader.feed(chunk);
+      lines = this.#session.feed(chunk);
     } catch (error) {
       this.#fail(error);
       return;
     }
-    for (const message of messages) this.#take(message);
+    this.#takeAll(lines);
   }
 
   // The end of the pipe: its last line, if it had no LF.
   end() {
-    if (this.#reader.closed) return;
-    for (const message of this.#reader.end()) this.#take(message);
+    if (this.#session.closed) return;
+    let lines;
+    try {
+      lines = this.#session.end();
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#takeAll(lines);
   }
 
   close() {
-    this.#reader.close();
+    this.#session.close();
   }
 
-  // A log record of the line, with `extra` fields.
-  log(message, action, extra) {
-    this.#log(record(this.#role, message, action, extra));
+  // A line the transport writes to the peer (LF excluded), told to the
+  // session before it is written.
+  sent(line) {
+    if (!this.#session.closed) this.#session.sent(line);
   }
 
-  #take(message) {
-    if (message.kind === Kind.TOO_LONG) {
-      this.log(message, 'skipped');
+  // Stops at a close (the SDK may close the transport from onmessage): the
+  // rest of the batch is not read, as the SDK's own transport clears its
+  // buffer on close.
+  #takeAll(lines) {
+    for (const line of lines) {
+      if (this.#session.closed) return;
+      this.#take(line);
+    }
+  }
+
+  #take(line) {
+    switch (line.action) {
+      case Action.FORWARD:
+        this.#handOn(line, line.line);
+        return;
+      case Action.ANSWER:
+        this.#log(record(this.#role, line));
+        this.#answer(line.actionText);
+        return;
+      case Action.SUBSTITUTE:
+      case Action.ATTRIBUTE:
+        this.#log(record(this.#role, line));
+        this.#handOn(line, line.actionText);
+        return;
+      default: // dropped or diverted: the record is all
+        this.#log(record(this.#role, line));
+    }
+  }
+
+  // A reply of the library's to the peer.
+  #answer(text) {
+    this.sent(text);
+    this.#write(`${text}\n`);
+  }
+
+  // The line's bytes, or the text handed on in its place, through the SDK's
+  // decoder (as its ReadBuffer hands it a line) to the SDK.
+  #handOn(line, handed) {
+    let text = typeof handed === 'string' ? handed : handed.toString('utf8');
+    if (text.charCodeAt(text.length - 1) === CR) text = text.slice(0, -1);
+    let message;
+    try {
+      message = this.#deserialize(text);
+    } catch (error) {
+      this.#refused(line, handed, error);
       return;
     }
-    const reply = this.#role === Role.SERVER ? message.replyServer : message.replyClient;
-    if (reply !== null) {
-      this.#answer(`${reply}\n`);
-      this.log(message, 'answered', { reply });
-      return;
+    this.#deliver(message);
+  }
+
+  // SPEC §10.4: the SDK's decoder refused what the session handed on.
+  #refused(line, handed, error) {
+    const decision = this.#session.refused(handed);
+    this.#log(record(this.#role, line, { decision, error }));
+    if (decision.action === Action.ANSWER) {
+      this.#answer(decision.text);
+    } else if (decision.action === Action.SUBSTITUTE) {
+      let message;
+      try {
+        message = this.#deserialize(decision.text);
+      } catch (again) {
+        // The substitute refused too: nothing is left to hand on.
+        this.#log(record(this.#role, line, { decision: { ...decision, action: Action.DROP, text: null }, error: again }));
+        return;
+      }
+      this.#deliver(message);
     }
-    if (!HANDED_ON.has(message.kind)) {
-      this.log(message, 'dropped');
-      return;
-    }
-    this.#handOn(message);
   }
 }
 

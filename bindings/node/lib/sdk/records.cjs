@@ -1,42 +1,45 @@
 'use strict';
-// The log records of the SDK transports (SPEC §9): one per line that the
-// transport answers, drops, skips or hands on in place of another, with the
-// line rendered by the library's logValue. They go to the `log` option, a
-// function; without one, to stderr, one line each (never to stdout, which
-// carries the protocol).
+// The log records of the SDK transports (SPEC §9, §10.4): one per line that
+// the transport does not simply hand to the SDK, with the session's action
+// (the library's word for it: answered, substituted, attributed, dropped,
+// diverted), its note, and the line rendered by the library's logValue.
+// Level `error` for a line the SDK's own decoder refused (a fault of the
+// profile), `warning` otherwise. They go to the `log` option, a function;
+// without one, to stderr, one line each (never to stdout, which carries the
+// protocol).
 
 const { Kind, Role, logValue } = require('../index.cjs');
 const { describe } = require('../arguments.cjs');
 
-const ACTIONS = {
-  answered: 'answered with the library\'s reply',
-  dropped: 'dropped',
-  skipped: 'skipped (longer than the line limit, never held)',
-  matched: 'handed on as the error of the one request outstanding',
-};
-
-function record(role, message, action, extra) {
-  const text = message.kind === Kind.TOO_LONG ? '' : logValue(message.line);
+// The record of `line` (a session's line), as the session decided it, or,
+// for a refusal, as `refusal.decision` (the session's refused()) says, with
+// the SDK's complaint (`refusal.error`).
+function record(role, line, refusal) {
+  const tooLong = line.kind === Kind.TOO_LONG;
+  const decided = refusal === undefined ? line : refusal.decision;
   const base = {
     role,
-    number: message.number,
-    kind: message.kind,
-    action,
-    reply: null,
-    text,
-    length: message.length,
-    ...extra,
+    level: refusal === undefined ? 'warning' : 'error',
+    number: line.number,
+    kind: line.kind,
+    action: decided.action,
+    note: decided.note,
+    reply: refusal === undefined ? line.actionText : decided.text,
+    text: tooLong ? '' : logValue(line.line),
+    length: line.length,
   };
-  let summary = `${role === Role.SERVER ? 'stdin' : 'server stdout'} line ${base.number}: ${base.kind}, ${ACTIONS[action]}`;
-  if (base.requestId !== undefined) summary += ` (request id ${logValue(base.requestId)})`;
-  summary += base.kind === Kind.TOO_LONG ? `: ${base.length} bytes` : `: ${text}`;
-  if (base.reply !== null) summary += ` -> ${base.reply}`;
+  if (refusal !== undefined) base.error = logValue(String(refusal.error?.message ?? refusal.error));
+  let summary = `${role === Role.SERVER ? 'stdin' : 'server stdout'} line ${base.number}: ${base.kind}, ${base.action}`;
+  summary += base.error === undefined ? ` (${base.note})` : ` (${base.note}: ${base.error})`;
+  summary += tooLong ? `: ${base.length} bytes` : `: ${base.text}`;
+  // A substitute or an attributed line carries the peer's text: rendered too.
+  if (base.reply !== null) summary += ` -> ${logValue(base.reply)}`;
   base.message = summary;
   return Object.freeze(base);
 }
 
 function defaultLog(entry) {
-  process.stderr.write(`jsonrpc-envelope: ${entry.message}\n`);
+  process.stderr.write(`jsonrpc-envelope: ${entry.level === 'error' ? 'error: ' : ''}${entry.message}\n`);
 }
 
 // The `log` option: a function, or undefined for stderr.

@@ -1,12 +1,13 @@
 'use strict';
 // The server side of SPEC §9 for the official TypeScript SDK: a stdio
 // transport with the contract of its StdioServerTransport, reading stdin
-// with the library's reader as role `server` (lines.cjs). A line owed a
-// reply is answered at once with the library's reply and never reaches the
-// SDK; `empty` and `not_jsonrpc` lines are dropped, and `too_long` ones
-// skipped, each with a log record; requests, notifications and responses
-// are handed to the SDK as its own transport hands them (its
-// JSONRPCMessageSchema over JSON.parse of the line).
+// with the library's session in role `server` and the MCP profile
+// (lines.cjs), which decides every line: a line owed a reply is answered at
+// once with the library's reply and never reaches the SDK; lines that are
+// no message are dropped with a log record; an invalid response to one of
+// the server's own requests is replaced by its substitute; requests,
+// notifications and responses are handed to the SDK as its own transport
+// hands them (through the SDK's own decoder, deserializeMessage).
 
 const process = require('node:process');
 const { Role } = require('../index.cjs');
@@ -14,9 +15,9 @@ const { checkOptions, describe } = require('../arguments.cjs');
 const { logOption } = require('./records.cjs');
 const { Lines } = require('./lines.cjs');
 
-// `schema` is the SDK's JSONRPCMessageSchema, from its ESM or its CommonJS
-// build (whichever the program uses).
-function makeServerTransport(schema) {
+// `deserialize` is the SDK's deserializeMessage (shared/stdio.js), from its
+// ESM or its CommonJS build (whichever the program uses).
+function makeServerTransport(deserialize) {
   class StdioServerTransport {
     #stdin;
     #stdout;
@@ -41,8 +42,9 @@ function makeServerTransport(schema) {
         role: Role.SERVER,
         maxLine: maxLine ?? maxBufferSize,
         log: logOption(log),
-        answer: (line) => this.#stdout.write(line),
-        handOn: (message) => this.#handOn(message),
+        write: (text) => this.#stdout.write(text),
+        deliver: (message) => this.onmessage?.(message),
+        deserialize,
         fail: (error) => {
           this.onerror?.(error);
           this.close().catch(() => {});
@@ -66,17 +68,6 @@ function makeServerTransport(schema) {
       this.#stdin.on('error', this.#onerror);
     }
 
-    #handOn(message) {
-      let parsed;
-      try {
-        parsed = schema.parse(JSON.parse(message.line.toString('utf8')));
-      } catch (error) {
-        this.onerror?.(error);
-        return;
-      }
-      this.onmessage?.(parsed);
-    }
-
     async close() {
       this.#stdin.off('data', this.#ondata);
       this.#stdin.off('end', this.#onend);
@@ -89,7 +80,9 @@ function makeServerTransport(schema) {
 
     send(message) {
       return new Promise((resolve) => {
-        if (this.#stdout.write(`${JSON.stringify(message)}\n`)) {
+        const line = JSON.stringify(message);
+        this.#lines.sent(line);
+        if (this.#stdout.write(`${line}\n`)) {
           resolve();
         } else {
           this.#stdout.once('drain', resolve);

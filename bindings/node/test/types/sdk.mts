@@ -15,8 +15,10 @@ const client = new StdioClientTransport({
   env: getDefaultEnvironment(),
   stderr: 'pipe',
   log: (r: LogRecord) => {
-    const action: 'answered' | 'dropped' | 'skipped' | 'matched' = r.action;
-    void action;
+    const action: 'answered' | 'substituted' | 'attributed' | 'dropped' | 'diverted' = r.action;
+    const level: 'warning' | 'error' = r.level;
+    const about: [string | null, string | null, string | undefined] = [r.note, r.reply, r.error];
+    void [action, level, about];
   },
 });
 const clientTransport: Transport = client;
@@ -33,8 +35,10 @@ async function connect(): Promise<void> {
 const serverIsTyped: number = server;
 // @ts-expect-error: a transport is not a number
 const clientIsTyped: number = client;
-// @ts-expect-error: a record's action is one of four
-const actionIsTyped: LogRecord['action'] = 'ignored';
+// @ts-expect-error: a record's action is one of the library's words, and not the old 'skipped'
+const actionIsTyped: LogRecord['action'] = 'skipped';
+// @ts-expect-error: a forwarded line gets no record
+const forwardedIsNoRecord: LogRecord['action'] = 'forwarded';
 // @ts-expect-error: send takes a JSON-RPC message
 void server.send({ hello: 'world' });
 
@@ -43,4 +47,4 @@ new StdioServerTransport(process.stdin, process.stdout, { log: 'stderr' });
 // @ts-expect-error: a command is required
 new StdioClientTransport({ args: [] });
 
-void [serverTransport, clientTransport, pid, connect, records, serverIsTyped, clientIsTyped, actionIsTyped];
+void [serverTransport, clientTransport, pid, connect, records, serverIsTyped, clientIsTyped, actionIsTyped, forwardedIsNoRecord];

@@ -3,18 +3,23 @@
 import { Readable } from 'node:stream';
 import envelope, {
   ABI_VERSION,
+  Action,
   DEFAULT_MAX_LINE,
   IdKind,
   Kind,
   LIBRARY_VERSION,
+  Profile,
   Reader,
   Role,
+  Session,
   classify,
   invalidReply,
   logValue,
   readMessages,
   type Classification,
+  type Decision,
   type Message,
+  type SessionLine,
   type Span,
 } from 'jsonrpc-envelope';
 
@@ -29,7 +34,10 @@ if (c.kind === Kind.REQUEST && c.idKind !== IdKind.ABSENT) {
 const span: Span | null = c.spans.params;
 const offset: number | undefined = span?.offset;
 const flags: boolean[] = [c.jsonrpc20, c.hasResult, c.hasError, c.namesNoRequest];
-const replies: (string | null)[] = [c.replyServer, c.replyClient, c.reason];
+const replies: (string | null)[] = [c.replyServer, c.replyClient, c.reason, c.substitute];
+const mcp: Classification = classify('{"jsonrpc":"2.0","id":1,"result":[]}', { profile: Profile.MCP });
+const invalidResponse: boolean = mcp.kind === Kind.INVALID_RESPONSE;
+const mcpReply: string | null = invalidReply('[]', 'server', { profile: 'mcp' });
 const reply: string | null = invalidReply(new Uint8Array([0x5b, 0x5d]), Role.SERVER);
 const text: string = logValue('a\nb');
 const constants: [number, string, number] = [DEFAULT_MAX_LINE, LIBRARY_VERSION, ABI_VERSION];
@@ -51,6 +59,27 @@ const fed: readonly Message[] = reader.feed('{"id":1,"result":2}\n');
 const ended: readonly Message[] = reader.end();
 reader.close();
 const closed: boolean = reader.closed;
+const mcpReader = new Reader({ profile: Profile.MCP, maxLine: 1024 });
+const readerAction: string | null = mcpReader.feed('[]\n')[0]?.action ?? null;
+mcpReader.close();
+
+const session = new Session(Role.CLIENT, { profile: Profile.MCP, maxLine: 1 << 20 });
+session.sent('{"jsonrpc":"2.0","id":7,"method":"tools/list"}');
+const outstanding: number = session.outstanding;
+const decided: readonly SessionLine[] = [...session.feed('{"jsonrpc":"2.0","id":7,"result":[]}\n'), ...session.end()];
+for (const line of decided) {
+  if (line.action === Action.SUBSTITUTE || line.action === Action.ATTRIBUTE) {
+    const handed: string | null = line.actionText;
+    void handed;
+  }
+  const note: string | null = line.note;
+  const asMessage: Message = line;
+  void [note, asMessage];
+}
+const decision: Decision = session.refused('{"jsonrpc":"2.0","id":1,"method":"m"}');
+const decisionAction: 'answered' | 'substituted' | 'dropped' | string = decision.action;
+session.close();
+const sessionClosed: boolean = session.closed;
 
 // @ts-expect-error: a classification is not a number (the types resolved: not any)
 const typed: number = c;
@@ -66,5 +95,14 @@ const wrong: typeof c.kind = 'batched';
 c.kind = 'request';
 // @ts-expect-error: the limit is a number
 new Reader({ maxLine: '1' });
+// @ts-expect-error: no such profile
+classify('[]', { profile: 'xml' });
+// @ts-expect-error: the profile is an option, not an argument
+classify('[]', 'mcp');
+// @ts-expect-error: a session needs its role
+new Session();
+// @ts-expect-error: no such action
+const wrongAction: Action = 'skipped';
 
 void [typed, fromBytes, kind, offset, flags, replies, reply, text, constants, read, fed, ended, closed, wrong];
+void [mcp, invalidResponse, mcpReply, readerAction, outstanding, decision, decisionAction, sessionClosed, wrongAction];

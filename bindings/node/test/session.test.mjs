@@ -1,0 +1,251 @@
+// The library's session through Session: hand-written sequences of lines,
+// each with the action SPEC §8, §9 and §10.4 give it, written out here by
+// hand (texts byte for byte from SPEC §4 and §10.3); the same at every chunk
+// size; refused(); the JSON-RPC profile's session; errors and freeing.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Action, Profile, Role, Session } from 'jsonrpc-envelope';
+import native from '../lib/native.cjs';
+import { mcpVector } from './helpers.mjs';
+
+const MCP = { profile: Profile.MCP };
+// SPEC §10.3's substitute, with the id's exact text.
+const substitute = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"error":{"code":-32603,"message":"Internal error: the peer's response to this request is not valid MCP"}}`;
+// SPEC §4's parse error reply.
+const PARSE_ERROR_REPLY = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}';
+// SPEC §10.4's reply to a request the SDK's decoder refused.
+const refusedReply = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"error":{"code":-32600,"message":"Invalid Request: the receiving MCP SDK cannot read this request"}}`;
+
+// The lines `session` gives for `text` fed whole, then ended, as
+// [action, actionText] pairs; each note checked: a text for every action
+// but forwarded, which has none.
+function decide(session, text) {
+  const lines = [...session.feed(text), ...session.end()];
+  for (const line of lines) {
+    assert.ok(Object.isFrozen(line));
+    if (line.action === Action.FORWARD) assert.equal(line.note, null);
+    else assert.ok(typeof line.note === 'string' && line.note.length > 0, `a note for ${line.action}`);
+  }
+  return lines.map((line) => [line.action, line.actionText]);
+}
+
+function session(role, options, body) {
+  const s = new Session(role, options);
+  try {
+    body(s);
+  } finally {
+    s.close();
+  }
+}
+
+test('an invalid_response to the request sent is substituted, with SPEC §10.3\'s text', () => {
+  session(Role.CLIENT, MCP, (s) => {
+    assert.equal(s.outstanding, 0);
+    s.sent('{"jsonrpc":"2.0","id":7,"method":"tools/list"}');
+    assert.equal(s.outstanding, 1);
+    const [line] = s.feed('{"jsonrpc":"2.0","id":7,"result":[]}\n');
+    assert.equal(line.kind, 'invalid_response');
+    assert.equal(line.action, 'substituted');
+    assert.equal(line.actionText, substitute('7'));
+    assert.equal(s.outstanding, 0, 'the request is answered by its substitute');
+    // Answered once: another one waits on nothing.
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":7,"result":[]}\n'), [['dropped', null]]);
+  });
+});
+
+test('an invalid_response whose request was never sent is dropped', () => {
+  session(Role.CLIENT, MCP, (s) => {
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":7,"result":[]}\n'), [['dropped', null]]);
+    // A string id, sent: substituted with the id's exact text.
+    s.sent('{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{}}');
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":"a-1","error":{"code":"x","message":"m"}}\n'), [
+      ['substituted', substitute('"a-1"')],
+    ]);
+  });
+});
+
+test('a server\'s session substitutes too: a server sends requests (SPEC §10.4)', () => {
+  session(Role.SERVER, MCP, (s) => {
+    s.sent('{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}');
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":"s1","result":{},"extra":1}\n'), [['substituted', substitute('"s1"')]]);
+  });
+});
+
+test('an error that names no request, with one request outstanding, is attributed to it (the handshake rule)', () => {
+  session(Role.CLIENT, MCP, (s) => {
+    s.sent('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}');
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"Unsupported"}}\n'), [
+      ['attributed', '{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported"}}'],
+    ]);
+    assert.equal(s.outstanding, 0);
+  });
+  // No id member at all: the id is put in.
+  session(Role.CLIENT, MCP, (s) => {
+    s.sent('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{}}');
+    const [[action, text]] = decide(s, '{"jsonrpc":"2.0","error":{"code":-32602,"message":"Unsupported"}}\n');
+    assert.equal(action, 'attributed');
+    assert.deepEqual(JSON.parse(text), { jsonrpc: '2.0', id: 'init', error: { code: -32602, message: 'Unsupported' } });
+  });
+  // A request stays outstanding after it was cancelled (SPEC §9).
+  session(Role.CLIENT, MCP, (s) => {
+    s.sent('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}}');
+    s.sent('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}');
+    assert.equal(s.outstanding, 1);
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"late"}}\n'), [
+      ['attributed', '{"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"late"}}'],
+    ]);
+  });
+});
+
+test('an error that names no request, with none or two outstanding, is dropped', () => {
+  const stray = '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"stray"}}\n';
+  session(Role.CLIENT, MCP, (s) => {
+    assert.deepEqual(decide(s, stray), [['dropped', null]]);
+    s.sent('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    s.sent('{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    assert.equal(s.outstanding, 2);
+    assert.deepEqual(decide(s, stray), [['dropped', null]]);
+    assert.equal(s.outstanding, 2);
+    // Their responses are forwarded, and each ends its request's wait.
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":2,"result":{}}\n{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n'), [
+      ['forwarded', null],
+      ['forwarded', null],
+    ]);
+    assert.equal(s.outstanding, 0);
+  });
+});
+
+test('a parse error is answered in role server and diverted in role client', () => {
+  session(Role.SERVER, MCP, (s) => {
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":1,"method":\n'), [['answered', PARSE_ERROR_REPLY]]);
+  });
+  session(Role.CLIENT, MCP, (s) => {
+    assert.deepEqual(decide(s, 'Server listening on port 3000\n'), [['diverted', null]]);
+  });
+});
+
+test('a whole sequence in each role, at every chunk size', () => {
+  const broken = mcpVector('envelope: object id is an invalid request');
+  const lines = [
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', // a request: forwarded
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}', // a notification: forwarded
+    'a banner', // a parse error
+    '', // empty
+    '[1]', // a batch
+    '{"level":"info"}', // not JSON-RPC
+    broken.line, // an invalid request: answered in both roles
+    '{"jsonrpc":"2.0","id":9,"result":{}}', // a response: forwarded
+    '{"jsonrpc":"2.0","id":1,"method":"ping"}\r', // CRLF: forwarded
+    `{"jsonrpc":"2.0","id":2,"method":"x","params":"${'x'.repeat(300)}"}`, // too long for 256
+    '{"jsonrpc":"2.0","id":3,"method":"ping"}', // the last line, without LF
+  ];
+  const stream = Buffer.from(lines.join('\n'));
+  const expectedFor = {
+    server: [
+      ['forwarded', null],
+      ['forwarded', null],
+      ['answered', PARSE_ERROR_REPLY],
+      ['dropped', null],
+      ['answered', '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: this server doesn\'t accept batches"}}'],
+      ['dropped', null],
+      ['answered', broken.reply_server],
+      ['forwarded', null],
+      ['forwarded', null],
+      ['dropped', null],
+      ['forwarded', null],
+    ],
+    client: [
+      ['forwarded', null],
+      ['forwarded', null],
+      ['diverted', null],
+      ['diverted', null],
+      ['diverted', null],
+      ['diverted', null],
+      ['answered', broken.reply_client],
+      ['forwarded', null],
+      ['forwarded', null],
+      ['dropped', null],
+      ['forwarded', null],
+    ],
+  };
+  assert.notEqual(broken.reply_client, null);
+  for (const role of [Role.SERVER, Role.CLIENT]) {
+    for (let size = 1; size <= 70; size++) {
+      session(role, { ...MCP, maxLine: 256 }, (s) => {
+        const got = [];
+        for (let at = 0; at < stream.length; at += size) got.push(...s.feed(stream.subarray(at, at + size)));
+        got.push(...s.end());
+        assert.deepEqual(got.map((line) => [line.action, line.actionText]), expectedFor[role], `${role}, chunks of ${size}`);
+        assert.deepEqual(got.map((line) => line.number), lines.map((_, i) => i + 1));
+        assert.equal(got[9].kind, 'too_long');
+        assert.equal(got[9].line, null);
+        assert.deepEqual(got[8].line, Buffer.from(lines[8]));
+      });
+    }
+  }
+});
+
+test('the JSON-RPC profile\'s session forwards every message and keeps no requests (SPEC §8)', () => {
+  for (const options of [undefined, { profile: Profile.JSONRPC }]) {
+    session(Role.CLIENT, options, (s) => {
+      s.sent('{"jsonrpc":"2.0","id":7,"method":"tools/list"}');
+      assert.equal(s.outstanding, 0);
+      assert.deepEqual(
+        decide(s, '{"jsonrpc":"2.0","id":7,"result":[]}\n{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}\n{"jsonrpc":"2.0","id":null,"method":"ping"}\n'),
+        [
+          ['forwarded', null],
+          ['forwarded', null],
+          ['forwarded', null],
+        ],
+      );
+    });
+  }
+});
+
+test('refused(): what to do when the SDK\'s own decoder refused a line (SPEC §10.4)', () => {
+  session(Role.SERVER, MCP, (s) => {
+    const request = s.refused('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{}}');
+    assert.ok(Object.isFrozen(request));
+    assert.equal(request.action, 'answered');
+    assert.equal(request.text, refusedReply('9'));
+    assert.equal(typeof request.note, 'string');
+    const response = s.refused(Buffer.from('{"jsonrpc":"2.0","id":"r","result":{}}'));
+    assert.deepEqual({ ...response, note: null }, { action: 'substituted', text: substitute('"r"'), note: null });
+    const notification = s.refused('{"jsonrpc":"2.0","method":"notifications/progress","params":{}}');
+    assert.deepEqual([notification.action, notification.text], ['dropped', null]);
+  });
+});
+
+test('bad arguments, a closed session, and sessions freed', () => {
+  const before = native.liveSessions();
+  assert.throws(() => new Session('host'), { name: 'RangeError', message: "role must be 'server' or 'client'" });
+  assert.throws(() => new Session(), { name: 'TypeError', message: "role must be 'server' or 'client'" });
+  assert.throws(() => new Session('server', { profile: 'xml' }), { name: 'RangeError', message: "profile must be 'jsonrpc' or 'mcp'" });
+  assert.throws(() => new Session('server', { profile: 2 }), { name: 'TypeError', message: "profile must be 'jsonrpc' or 'mcp'" });
+  assert.throws(() => new Session('server', { maxLine: -1 }), RangeError);
+  assert.throws(() => new Session('server', 'mcp'), { name: 'TypeError', message: 'options must be an object, not a string' });
+  const s = new Session('server', MCP);
+  assert.equal(native.liveSessions(), before + 1);
+  assert.throws(() => s.feed(5), { name: 'TypeError', message: 'chunk must be a string, a Buffer or a Uint8Array, not a number' });
+  assert.throws(() => s.sent(null), { name: 'TypeError', message: 'line must be a string, a Buffer or a Uint8Array, not null' });
+  assert.throws(() => s.refused({}), { name: 'TypeError' });
+  s.close();
+  assert.ok(s.closed);
+  assert.equal(native.liveSessions(), before);
+  for (const call of [() => s.feed('x'), () => s.end(), () => s.sent('{}'), () => s.refused('{}'), () => s.outstanding]) {
+    assert.throws(call, /the session is closed/);
+  }
+  s.close(); // twice is harmless
+  // A reader's handle is no session's, and the other way round.
+  const reader = native.readerNew(0);
+  assert.throws(() => native.sessionFeed(reader, 'x'), { name: 'TypeError', message: 'not a session handle' });
+  assert.throws(() => native.sessionOutstanding({}), { name: 'TypeError', message: 'not a session handle' });
+  const handle = native.sessionNew('client', 'mcp', 0);
+  assert.throws(() => native.readerFeed(handle, 'x'), { name: 'TypeError', message: 'not a reader handle' });
+  native.sessionFree(handle);
+  assert.throws(() => native.sessionSent(handle, '{}'), { name: 'Error', message: 'the session has been freed' });
+  native.readerFree(reader);
+  assert.equal(native.liveSessions(), before);
+});
