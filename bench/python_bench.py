@@ -158,6 +158,19 @@ def main() -> int:
         for line, c in je.read_messages(io.BytesIO(stream)):
             c.kind, c.id, c.method
 
+    def run_read_mcp() -> None:
+        for line, c in je.read_messages(io.BytesIO(stream), profile=je.Profile.MCP):
+            c.kind
+
+    def run_session_mcp() -> None:
+        # What a transport does: a session in the MCP profile, fed 64 KiB
+        # chunks, each line with its action.
+        chunk = je.DEFAULT_CHUNK_SIZE
+        with je.Session("server", profile=je.Profile.MCP) as session:
+            for position in range(0, len(stream), chunk):
+                for d in session.feed(stream[position : position + chunk]):
+                    d.action
+
     def run_json() -> None:
         loads = json.loads
         for line in lines:
@@ -187,19 +200,21 @@ def main() -> int:
         call = _ffi.classify_into
         _, _, out_ref, scratch, _, _ = _api._new_slot()
         scratch_len = _api._SCRATCH_LEN
+        profile = _api._PROFILE_ARG[je.Profile.JSONRPC]
         for line, length in sized:
-            call(line, length, out_ref, scratch, scratch_len)
+            call(line, length, profile, out_ref, scratch, scratch_len)
 
     def floor_classify_free() -> None:
         # The two crossings of jsonrpc_classify + free (a 184-byte result
         # returned by value), which classify() made before classify_into.
         classify, free = lib.jsonrpc_classify, lib.jsonrpc_classification_free
+        profile = int(je.Profile.JSONRPC)
         for line in lines:
-            free(classify(line, len(line)))
+            free(classify(line, len(line), profile))
 
     def floor_reader() -> None:
         # The library's reader fed 64 KiB chunks, with no Python objects built.
-        reader = lib.jsonrpc_reader_new(0)
+        reader = lib.jsonrpc_reader_new(0, int(je.Profile.JSONRPC))
         batch = _ffi.JsonRpcBatch()
         feed, chunk = lib.jsonrpc_reader_feed, je.DEFAULT_CHUNK_SIZE
         for position in range(0, len(stream), chunk):
@@ -213,8 +228,9 @@ def main() -> int:
         call, length = _ffi.classify_into, _api._length(0)
         _, _, out_ref, scratch, _, _ = _api._new_slot()
         scratch_len = _api._SCRATCH_LEN
+        profile = _api._PROFILE_ARG[je.Profile.JSONRPC]
         for _ in lines:
-            call(b"", length, out_ref, scratch, scratch_len)
+            call(b"", length, profile, out_ref, scratch, scratch_len)
 
     rows = [
         ("classify(line).kind", run_classify),
@@ -222,6 +238,8 @@ def main() -> int:
         ("read_messages: kind", run_read),
         ("read_messages: kind, id, method", run_read_fields),
         ("read_messages, kept in a list", keep_read),
+        ("read_messages, MCP profile: kind", run_read_mcp),
+        ("Session (MCP) feed: action", run_session_mcp),
         ("json.loads", run_json),
         ("json.loads + pure-Python classification", run_py),
         ("orjson.loads + the same classification", run_orjson),

@@ -42,7 +42,10 @@ bench-python: $(RELEASE_LIB)/libjsonrpc_envelope.so $(PYTHON_BENCH_DEPS)/orjson
 # test-python-mcp runs bindings/python/tests_mcp with the Python of a venv
 # made by `pip install "./bindings/python[mcp,test]"` (from PyPI, with the
 # SDK and what it pulls pinned by sdk/python/requirements.txt as
-# constraints), redone only when the package's metadata or the pins change.
+# constraints), redone only when the package's metadata or the pins change;
+# the package alone is installed again (with its library, built by cargo)
+# whenever its Python sources or the C header change, so that the installed
+# copy one test imports is never of an older ABI than the library.
 # Like test-python, the tests import the package's source and the library
 # of JSONRPC_ENVELOPE_LIB. They also talk to the Go SDK's servers: ours
 # (examples/go/sdk_server, bindings/go/rules.mk) and its own (sdk-go).
@@ -57,7 +60,7 @@ PYTHON_MCP_ENV  := JSONRPC_ENVELOPE_LIB="$(CURDIR)/$(RELEASE_LIB)/libjsonrpc_env
 TESTS += test-python-mcp
 .PHONY: test-python-mcp python-mcp-venv
 
-python-mcp-venv: $(PYTHON_MCP_VENV)/.installed
+python-mcp-venv: $(PYTHON_MCP_VENV)/.package
 
 $(PYTHON_MCP_VENV)/.installed: | setup-venv
 
@@ -66,6 +69,13 @@ $(PYTHON_MCP_VENV)/.installed: $(PYTHON_BINDING)/pyproject.toml $(PYTHON_BINDING
 	$(PYTHON) -m venv $(PYTHON_MCP_VENV)
 	$(PYTHON_MCP) -m pip install --quiet --disable-pip-version-check \
 	  -c sdk/python/requirements.txt "./$(PYTHON_BINDING)[mcp,test]"
+	touch $@
+
+PYTHON_SOURCES := $(wildcard $(PYTHON_BINDING)/src/jsonrpc_envelope/*.py $(PYTHON_BINDING)/src/jsonrpc_envelope/mcp/*.py)
+
+$(PYTHON_MCP_VENV)/.package: $(PYTHON_MCP_VENV)/.installed $(PYTHON_SOURCES) include/jsonrpc_envelope.h
+	rm -rf $(PYTHON_BINDING)/build  # setuptools' build/lib keeps modules the sources no longer have
+	$(PYTHON_MCP) -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "./$(PYTHON_BINDING)"
 	touch $@
 
 test-python-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so python-mcp-venv mcpstdio-example sdk-go

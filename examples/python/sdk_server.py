@@ -10,8 +10,9 @@ only change from the SDK's way is the last line: `run(server)` instead of
 --sdk-transport serves the same server on the SDK's own transport, for
 comparison (the tests' control, the benchmark's other half).
 
-A line the library says is owed a reply (not JSON, a batch, a bare value, a
-broken request) is answered with it and never reaches the SDK; an empty line
+The transport reads by the MCP profile, with the library's session: a line
+it says is owed a reply (not JSON, a batch, a bare value, a request that is
+not valid MCP) is answered with it and never reaches the SDK; an empty line
 or a JSON log line is dropped; each of them is logged on stderr (MCPServer
 sets up Python's logging there).
 """

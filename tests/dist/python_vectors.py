@@ -1,7 +1,9 @@
 """Run by an installed jsonrpc_envelope, from an empty directory: every
 vector of the copy beside this script, byte for byte, through classify,
-invalid_reply, log_value and read_messages; and the package is the one
-installed in this interpreter's environment, with its own library.
+invalid_reply, log_value and read_messages (envelope.jsonl by the JSON-RPC
+profile, mcp.jsonl by the MCP profile), and a Session of each profile; and
+the package is the one installed in this interpreter's environment, with
+its own library.
 
 usage: python -I python_vectors.py VERSION
 Prints "N passed, M failed" and exits 1 on a failure.
@@ -20,7 +22,7 @@ import jsonrpc_envelope as je
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIELDS = (
     "kind", "id_kind", "id", "method", "jsonrpc_2_0", "has_result", "has_error",
-    "names_no_request", "spans", "reason", "reply_server", "reply_client",
+    "names_no_request", "spans", "reason", "reply_server", "reply_client", "substitute",
 )
 
 
@@ -39,12 +41,14 @@ def vector_bytes(vector: Dict[str, Any], key: str) -> bytes:
 def classification_matches(vector: Dict[str, Any], got: Dict[str, Any]) -> List[str]:
     wrong = []
     for field in FIELDS:
+        # envelope.jsonl has no substitute: the JSON-RPC profile gives none.
+        want = vector.get(field)
         if field == "reason" and vector["kind"] == "parse_error":
             # The text is the implementation's own: there must be one.
             if not (isinstance(got["reason"], str) and got["reason"]):
                 wrong.append("reason: none for a parse_error")
-        elif got[field] != vector[field]:
-            wrong.append("%s: %r, want %r" % (field, got[field], vector[field]))
+        elif got[field] != want:
+            wrong.append("%s: %r, want %r" % (field, got[field], want))
     return wrong
 
 
@@ -75,33 +79,50 @@ def main() -> int:
 
     check("the installed package", installed)
 
-    envelope = read_jsonl("envelope.jsonl")
-    for vector in envelope:
-        line = vector_bytes(vector, "line")
+    for profile, name in ((je.Profile.JSONRPC, "envelope.jsonl"), (je.Profile.MCP, "mcp.jsonl")):
+        vectors = read_jsonl(name)
+        for vector in vectors:
+            line = vector_bytes(vector, "line")
 
-        def classify_one(vector: Dict[str, Any] = vector, line: bytes = line) -> List[str]:
-            c = je.classify(line)
-            wrong = classification_matches(vector, c.to_dict())
-            for role in ("server", "client"):
-                if je.invalid_reply(line, role) != vector["reply_" + role]:
-                    wrong.append("invalid_reply(%s) disagrees" % role)
+            def classify_one(vector: Dict[str, Any] = vector, line: bytes = line, profile: Any = profile) -> List[str]:
+                c = je.classify(line, profile=profile)
+                wrong = classification_matches(vector, c.to_dict())
+                for role in ("server", "client"):
+                    if je.invalid_reply(line, role, profile=profile) != vector["reply_" + role]:
+                        wrong.append("invalid_reply(%s) disagrees" % role)
+                return wrong
+
+            check("classify (%s): %s" % (profile, vector["name"]), classify_one)
+
+        lines = [vector_bytes(v, "line") for v in vectors]
+        stream = [(line, v) for line, v in zip(lines, vectors) if b"\n" not in line]
+
+        def read_stream(stream: List[Any] = stream, profile: Any = profile) -> List[str]:
+            data = b"\n".join(line for line, _ in stream)
+            got = list(je.read_messages(io.BytesIO(data), role="server", profile=profile))
+            if [line for line, _ in got] != [line for line, _ in stream]:
+                return ["the lines read are not the vectors' lines"]
+            wrong = []
+            for (_, c), (_, vector) in zip(got, stream):
+                wrong += ["%s: %s" % (vector["name"], w) for w in classification_matches(vector, c.to_dict())]
             return wrong
 
-        check("classify: " + vector["name"], classify_one)
+        check("read_messages (%s) over %d vectors" % (profile, len(stream)), read_stream)
 
-    lines = [vector_bytes(v, "line") for v in envelope]
-    stream = [(line, v) for line, v in zip(lines, envelope) if b"\n" not in line]
+        def session(stream: List[Any] = stream, profile: Any = profile) -> List[str]:
+            # In role server, a line owed a reply is answered with exactly it.
+            with je.Session("server", profile=profile) as s:
+                got = s.feed(b"\n".join(line for line, _ in stream) + b"\n")
+            if [d.line for d in got] != [line for line, _ in stream]:
+                return ["the lines the session read are not the vectors' lines"]
+            wrong = []
+            for d, (_, vector) in zip(got, stream):
+                answered = d.action_text if d.action is je.Action.ANSWER else None
+                if answered != vector["reply_server"]:
+                    wrong.append("%s: %s %r, want the reply %r" % (vector["name"], d.action, answered, vector["reply_server"]))
+            return wrong
 
-    def read_stream() -> List[str]:
-        got = list(je.read_messages(io.BytesIO(b"\n".join(line for line, _ in stream)), role="server"))
-        if [line for line, _ in got] != [line for line, _ in stream]:
-            return ["the lines read are not the vectors' lines"]
-        wrong = []
-        for (_, c), (_, vector) in zip(got, stream):
-            wrong += ["%s: %s" % (vector["name"], w) for w in classification_matches(vector, c.to_dict())]
-        return wrong
-
-    check("read_messages over %d vectors" % len(stream), read_stream)
+        check("Session (%s) over %d vectors" % (profile, len(stream)), session)
 
     for vector in read_jsonl("log_value.jsonl"):
 

@@ -49,6 +49,9 @@ def vector_bytes(vector: Dict[str, Any], key: str) -> bytes:
 
 ENVELOPE = _read_jsonl("envelope.jsonl")
 LOG_VALUE = _read_jsonl("log_value.jsonl")
+# The MCP profile's vectors (SPEC section 10): envelope.jsonl's fields plus
+# `substitute`.
+MCP = _read_jsonl("mcp.jsonl")
 
 
 @pytest.fixture

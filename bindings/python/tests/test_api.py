@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import copy
 import ctypes
+import io
 import pickle
 from typing import Any
+
+import json
 
 import pytest
 
@@ -173,7 +176,7 @@ def test_the_library_refuses_an_unknown_role() -> None:
     """The library's own check (Python never passes such a role itself)."""
     from jsonrpc_envelope import _ffi
 
-    reply = _ffi.lib.jsonrpc_invalid_reply(b"[1]", 3, 7)
+    reply = _ffi.lib.jsonrpc_invalid_reply(b"[1]", 3, 7, 1)
     try:
         assert reply.status == _ffi.CONSTANTS["JSONRPC_STATUS_UNKNOWN_ROLE"]
         assert not reply.text.ptr
@@ -181,12 +184,75 @@ def test_the_library_refuses_an_unknown_role() -> None:
         _ffi.lib.jsonrpc_string_free(reply.text)
 
 
+def test_the_library_refuses_an_unknown_profile() -> None:
+    """The library's own checks of a profile value (Python never passes
+    such a profile itself)."""
+    from jsonrpc_envelope import _ffi
+
+    constants = _ffi.CONSTANTS
+    for bad in (0, 3, 7, 2**32 - 1):
+        reply = _ffi.lib.jsonrpc_invalid_reply(b"[1]", 3, constants["JSONRPC_ROLE_SERVER"], bad)
+        try:
+            assert reply.status == constants["JSONRPC_STATUS_UNKNOWN_PROFILE"] and not reply.text.ptr
+        finally:
+            _ffi.lib.jsonrpc_string_free(reply.text)
+        c = _ffi.lib.jsonrpc_classify(b"[1]", 3, bad)
+        try:
+            assert c.kind == constants["JSONRPC_KIND_NONE"] and c.reason.ptr
+        finally:
+            _ffi.lib.jsonrpc_classification_free(c)
+        out = _ffi.JsonRpcClassification()
+        status = _ffi.lib.jsonrpc_classify_into(b"[1]", 3, bad, out, None, 0)
+        _ffi.lib.jsonrpc_classification_free(out)
+        assert status == constants["JSONRPC_STATUS_UNKNOWN_PROFILE"]
+        assert not _ffi.lib.jsonrpc_reader_new(0, bad)
+        assert not _ffi.lib.jsonrpc_session_new(constants["JSONRPC_ROLE_CLIENT"], bad, 0)
+    assert not _ffi.lib.jsonrpc_session_new(7, constants["JSONRPC_PROFILE_MCP"], 0)
+
+
+@pytest.mark.parametrize("bad", [0, 3, "MCP", "json-rpc", ""])
+def test_a_profile_that_is_none_is_a_value_error(bad: Any) -> None:
+    with pytest.raises(ValueError, match="profile"):
+        je.classify(b"{}", profile=bad)
+    with pytest.raises(ValueError, match="profile"):
+        je.invalid_reply(b"{}", profile=bad)
+    with pytest.raises(ValueError, match="profile"):
+        je.Reader(profile=bad)
+    with pytest.raises(ValueError, match="profile"):
+        je.read_messages(io.BytesIO(b"{}\n"), profile=bad)
+    with pytest.raises(ValueError, match="profile"):
+        je.Session("server", profile=bad)
+
+
+@pytest.mark.parametrize("bad", [None, True, 1.0, b"mcp", object()])
+def test_a_profile_of_another_type_is_a_type_error(bad: Any) -> None:
+    with pytest.raises(TypeError, match="profile"):
+        je.classify(b"{}", profile=bad)
+    with pytest.raises(TypeError, match="profile"):
+        je.invalid_reply(b"{}", profile=bad)
+    with pytest.raises(TypeError, match="profile"):
+        je.Reader(profile=bad)
+    with pytest.raises(TypeError, match="profile"):
+        je.Session("client", profile=bad)
+
+
+def test_profiles() -> None:
+    assert je.Profile.JSONRPC == 1 and je.Profile.MCP == 2  # the header's numbers
+    assert str(je.Profile.MCP) == "mcp" and f"{je.Profile.JSONRPC}" == "jsonrpc"
+    line = b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}'  # not an MCP id
+    assert je.classify(line).kind == "request"
+    for mcp in (je.Profile.MCP, "mcp", 2):
+        assert je.classify(line, profile=mcp).kind == "invalid_request"
+    with pytest.raises(TypeError):
+        je.classify(line, None, je.Profile.MCP)  # type: ignore[misc]  # keyword only
+
+
 def test_frees_are_harmless_twice() -> None:
     """Each free zeroes what it freed (the header's promise, which the
     binding's `finally` blocks rely on never to double free)."""
     from jsonrpc_envelope import _ffi
 
-    c = _ffi.lib.jsonrpc_classify(b"[1]", 3)
+    c = _ffi.lib.jsonrpc_classify(b"[1]", 3, 1)
     assert c.reply_server.ptr
     _ffi.lib.jsonrpc_classification_free(c)
     assert c.kind == 0 and not c.reply_server.ptr and not c.storage
@@ -195,11 +261,20 @@ def test_frees_are_harmless_twice() -> None:
     _ffi.lib.jsonrpc_string_free(s)
     assert not s.ptr and s.len == 0
     _ffi.lib.jsonrpc_string_free(s)
-    reader = _ffi.lib.jsonrpc_reader_new(0)
+    reader = _ffi.lib.jsonrpc_reader_new(0, 1)
     batch = _ffi.JsonRpcBatch()
     assert _ffi.lib.jsonrpc_reader_feed(reader, b"{}\n[]\n", 6, batch) == 0 and batch.count == 2
     _ffi.lib.jsonrpc_reader_free(reader)
     _ffi.lib.jsonrpc_reader_free(None)
+    session = _ffi.lib.jsonrpc_session_new(1, 2, 0)
+    decision = _ffi.JsonRpcDecision()
+    line = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    assert _ffi.lib.jsonrpc_session_refused(session, line, len(line), decision) == 0 and decision.text.ptr
+    _ffi.lib.jsonrpc_string_free(decision.text)
+    assert not decision.text.ptr
+    _ffi.lib.jsonrpc_string_free(decision.text)
+    _ffi.lib.jsonrpc_session_free(session)
+    _ffi.lib.jsonrpc_session_free(None)
 
 
 def test_log_value() -> None:
@@ -211,7 +286,7 @@ def test_log_value() -> None:
 
 
 def test_versions() -> None:
-    assert je.ABI_VERSION == 2
+    assert je.ABI_VERSION == 3
     assert je.__version__ == je.library_version()
     assert all(part.isdigit() for part in je.__version__.split(".")[:2])
 
@@ -253,12 +328,12 @@ def test_the_readme_example(subprocess_env: Any) -> None:
 # ---- classify() through jsonrpc_classify_into ----------------------------
 
 
-def reference(line: bytes) -> Any:
+def reference(line: bytes, profile: Any = je.Profile.JSONRPC) -> Any:
     """The classification through jsonrpc_classify (an allocation per call),
     to compare classify()'s one-crossing path with."""
     from jsonrpc_envelope import _api, _ffi
 
-    result = _ffi.lib.jsonrpc_classify(line, len(line))
+    result = _ffi.lib.jsonrpc_classify(line, len(line), profile.value)
     try:
         return _api._from_rec(bytes(result), line, None).to_dict()
     finally:
@@ -283,9 +358,27 @@ SCRATCH_LINES = [
 ]
 
 
+# MCP lines with a substitute: in the scratch, and (with a long id) not.
+MCP_SCRATCH_LINES = [
+    b'{"jsonrpc":"2.0","id":7,"result":[]}',
+    ('{"jsonrpc":"2.0","id":%s,"result":1}' % BIG_ID).encode(),
+    ('{"jsonrpc":"2.0","id":%s,"error":{"code":1.5,"message":"m"}}' % ('"' + "j" * 400 + '"')).encode(),
+]
+
+
 @pytest.mark.parametrize("line", SCRATCH_LINES, ids=range(len(SCRATCH_LINES)))
 def test_classify_into_agrees_with_classify(line: bytes) -> None:
     assert je.classify(line).to_dict() == reference(line)
+    assert je.classify(line, profile=je.Profile.MCP).to_dict() == reference(line, je.Profile.MCP)
+
+
+@pytest.mark.parametrize("line", MCP_SCRATCH_LINES, ids=range(len(MCP_SCRATCH_LINES)))
+def test_classify_into_agrees_with_classify_on_substitutes(line: bytes) -> None:
+    c = je.classify(line, profile=je.Profile.MCP)
+    assert c.kind == "invalid_response" and c.substitute and c.reply_server is None
+    assert c.to_dict() == reference(line, je.Profile.MCP)
+    # The substitute names the line's id, exactly as it stood in the line.
+    assert json.loads(c.substitute)["id"] == json.loads(line)["id"]
 
 
 def test_results_own_their_strings_after_the_scratch_is_reused() -> None:
@@ -304,10 +397,10 @@ def test_the_scratch_overflows_into_an_allocation_that_is_freed() -> None:
     out = _ffi.JsonRpcClassification()
     line = SCRATCH_LINES[7]
     scratch = (ctypes.c_ubyte * _api.SCRATCH_SIZE)()
-    status = _ffi.lib.jsonrpc_classify_into(line, len(line), out, ctypes.addressof(scratch), len(scratch))
+    status = _ffi.lib.jsonrpc_classify_into(line, len(line), 1, out, ctypes.addressof(scratch), len(scratch))
     assert status == 0 and out.storage, "the line's strings were meant not to fit 1 KiB"
     _ffi.lib.jsonrpc_classification_free(out)
-    status = _ffi.lib.jsonrpc_classify_into(REQUEST, len(REQUEST), out, ctypes.addressof(scratch), len(scratch))
+    status = _ffi.lib.jsonrpc_classify_into(REQUEST, len(REQUEST), 1, out, ctypes.addressof(scratch), len(scratch))
     assert status == 0 and not out.storage and out.id.ptr == ctypes.addressof(scratch)
     je.classify(line)
     assert _api._free_slots and not any(slot[2]._obj.storage for slot in _api._free_slots)
@@ -351,13 +444,17 @@ def test_the_classify_into_arguments_are_the_declared_types() -> None:
     assert _ffi.classify_into._flags_ & ctypes._FUNCFLAG_PYTHONAPI
     image, _, out_ref, scratch, view, base = _api._new_slot()
     assert argtypes[0] is ctypes.c_char_p  # given `bytes`, passed as is
-    # The sizes are what the declared type's own conversion makes of them.
-    assert argtypes[1] is argtypes[4] is ctypes.c_size_t
+    # The sizes and the profile are what the declared type's own conversion
+    # makes of them.
+    assert argtypes[1] is argtypes[5] is ctypes.c_size_t
+    assert argtypes[2] is ctypes.c_uint32
+    for profile in je.Profile:
+        assert repr(_api._PROFILE_ARG[profile]) == repr(ctypes.c_uint32.from_param(profile.value))
     for n in (0, 1, 180, _api._LENGTHS_CACHED - 1, _api._LENGTHS_CACHED, 1 << 40):
         assert repr(_api._length(n)) == repr(ctypes.c_size_t.from_param(n))
     assert repr(_api._SCRATCH_LEN) == repr(ctypes.c_size_t.from_param(_api.SCRATCH_SIZE))
     assert _api.SCRATCH_SIZE == len(view) == 1024
-    for argtype, arg in zip(argtypes[2:4], (out_ref, scratch)):
+    for argtype, arg in zip(argtypes[3:5], (out_ref, scratch)):
         assert argtype.from_param(arg) is arg  # a pointer, taken as it is
     assert ctypes.cast(scratch, ctypes.c_void_p).value == base
     out = out_ref._obj

@@ -116,7 +116,7 @@ def param_type(c_type: str) -> Any:
         return ctypes.c_char_p
     if c_type == "void":
         return None
-    match = re.fullmatch(r"struct (\w+) \*", c_type)
+    match = re.fullmatch(r"(?:const )?struct (\w+) \*", c_type)
     if match and match.group(1) in OPAQUE:
         # An opaque handle: a plain integer to Python.
         return ctypes.c_void_p
@@ -126,8 +126,24 @@ def param_type(c_type: str) -> Any:
 
 
 def test_the_header_was_parsed() -> None:
-    assert len(STRUCTS) >= 7 and len(FUNCTIONS) >= 16 and OPAQUE == {"JsonRpcReader"}
-    assert set(ENUM_TYPEDEFS) >= {"JsonRpcKind", "JsonRpcIdKind", "JsonRpcStatus", "JsonRpcRole"}
+    assert len(STRUCTS) >= 8 and len(FUNCTIONS) >= 27
+    assert OPAQUE >= {"JsonRpcReader", "JsonRpcSession"}
+    assert set(ENUM_TYPEDEFS) >= {
+        "JsonRpcKind", "JsonRpcIdKind", "JsonRpcStatus", "JsonRpcRole", "JsonRpcProfile", "JsonRpcAction",
+    }
+    assert {"JsonRpcDecision", "JsonRpcLine", "JsonRpcClassification"} <= set(STRUCTS)
+    assert {"jsonrpc_session_new", "jsonrpc_session_refused", "jsonrpc_profile_name"} <= set(FUNCTIONS)
+
+
+def test_the_opaque_handles_are_never_dereferenced() -> None:
+    """Every function that takes or returns a reader or a session has it as
+    a plain address (c_void_p), never as a structure."""
+    for name, (returns, params) in FUNCTIONS.items():
+        for c_type in [returns, *params]:
+            match = re.fullmatch(r"(?:const )?struct (JsonRpcReader|JsonRpcSession) \*", c_type)
+            if match:
+                restype, argtypes = _ffi.SIGNATURES[name]
+                assert ctypes.c_void_p in [restype, *argtypes], name
 
 
 def test_every_struct_is_mirrored() -> None:
@@ -167,13 +183,35 @@ def test_owned_strings_are_never_c_char_p() -> None:
             assert name == "jsonrpc_version" or name.endswith("_name")
     for struct in (_ffi.JsonRpcStr, _ffi.JsonRpcString):
         assert dict(struct._fields_)["ptr"] is ctypes.c_void_p
+    # The static notes in structures are addresses too, read by length-free
+    # string_at only (they are NUL-terminated static texts).
+    for struct in (_ffi.JsonRpcLine, _ffi.JsonRpcDecision):
+        assert dict(struct._fields_)["note"] is ctypes.c_void_p
 
 
 def test_constants() -> None:
     constants = parse_constants()
     assert constants, "no constants parsed"
     assert constants == _ffi.CONSTANTS
-    assert constants["JSONRPC_ABI_VERSION"] == _ffi.ABI_VERSION
+    assert constants["JSONRPC_ABI_VERSION"] == _ffi.ABI_VERSION == 3
+
+
+def test_the_python_enums_carry_the_header_numbers() -> None:
+    """Profile's values and Action's members are the header's, and the
+    library names each of them."""
+    import jsonrpc_envelope as je
+
+    constants = parse_constants()
+    assert {p.name: p.value for p in je.Profile} == {
+        name[len("JSONRPC_PROFILE_"):]: value for name, value in constants.items() if name.startswith("JSONRPC_PROFILE_")
+    }
+    for p in je.Profile:
+        assert _ffi.lib.jsonrpc_profile_name(p.value).decode() == str(p)
+    actions = {name[len("JSONRPC_ACTION_"):]: value for name, value in constants.items() if name.startswith("JSONRPC_ACTION_")}
+    assert {a.name for a in je.Action} == set(actions) - {"NONE"}
+    for a in je.Action:
+        assert _ffi.lib.jsonrpc_action_name(actions[a.name]).decode() == a.value
+    assert _ffi.lib.jsonrpc_action_name(actions["NONE"]) is None
 
 
 def test_struct_return_values_are_structures() -> None:

@@ -10,23 +10,37 @@ import tracemalloc
 from typing import Any, Dict, List
 
 import jsonrpc_envelope as je
-from conftest import ENVELOPE, LOG_VALUE, vector_bytes
+from conftest import ENVELOPE, LOG_VALUE, MCP, vector_bytes
 
 LINES = [vector_bytes(v, "line") for v in ENVELOPE]
+MCP_LINES = [vector_bytes(v, "line") for v in MCP]
 LOG_INPUTS = [vector_bytes(v, "input") for v in LOG_VALUE]
 STREAM = b"\n".join(line for line in LINES if b"\n" not in line) + b"\n"
+MCP_STREAM = b"\n".join(line for line in MCP_LINES if b"\n" not in line) + b"\n"
 
 
 def everything() -> Dict[str, Any]:
-    """Every API's answer over every vector."""
-    return {
-        "classify": [je.classify(line).to_dict() for line in LINES],
-        "reply": [(je.invalid_reply(line, "server"), je.invalid_reply(line, "client")) for line in LINES],
-        "log": [je.log_value(data) for data in LOG_INPUTS],
-        "stream": [
-            (line, c.to_dict()) for line, c in je.read_messages(io.BytesIO(STREAM), chunk_size=97)
-        ],
-    }
+    """Every API's answer over every vector, in both profiles."""
+    results: Dict[str, Any] = {"log": [je.log_value(data) for data in LOG_INPUTS]}
+    for profile, lines, stream in ((je.Profile.JSONRPC, LINES, STREAM), (je.Profile.MCP, MCP_LINES, MCP_STREAM)):
+        results[str(profile)] = {
+            "classify": [je.classify(line, profile=profile).to_dict() for line in lines],
+            "reply": [
+                (je.invalid_reply(line, "server", profile=profile), je.invalid_reply(line, "client", profile=profile))
+                for line in lines
+            ],
+            "stream": [
+                (line, c.to_dict())
+                for line, c in je.read_messages(io.BytesIO(stream), chunk_size=97, profile=profile)
+            ],
+        }
+        session = je.Session("client", profile=profile)
+        session.sent(b'{"jsonrpc":"2.0","id":7,"method":"ping"}')
+        results[str(profile)]["session"] = [
+            (d.number, d.line, d.action, d.action_text, d.note) for d in session.feed(stream) + session.end()
+        ]
+        session.close()
+    return results
 
 
 def test_eight_threads_agree_with_one() -> None:
@@ -81,18 +95,42 @@ LINES_PER_STREAM = 60_000
 MIXED_STREAM = b"\n".join(MIXED * (LINES_PER_STREAM // len(MIXED)))
 
 
+# Lines a session in the MCP profile answers, substitutes, attributes,
+# drops and diverts, after a request of ours with id 7 (the session's own
+# strings outside the batch's texts included).
+SESSION_LINES = (
+    b'{"jsonrpc":"2.0","id":7,"method":"ping"}',
+    b'{"jsonrpc":"2.0","id":7,"result":[]}',
+    b'{"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"m"}}',
+    b"[1]",
+    b"banner",
+    b'{"jsonrpc":"2.0","id":1.5,"method":"x"}',
+)
+SESSION_CHUNK = b"\n".join(SESSION_LINES) + b"\n"
+SENT = b'{"jsonrpc":"2.0","id":7,"method":"ping"}'
+
+
 def calls(n: int) -> None:
-    """n calls into the library, of every kind, then n lines of a stream."""
+    """n calls into the library, of every kind, then n lines of a stream,
+    and sessions."""
     classify, invalid_reply, log_value = je.classify, je.invalid_reply, je.log_value
+    mcp = je.Profile.MCP
     k = len(MIXED)
     for i in range(n // 3):
         line = MIXED[i % k]
-        classify(line).method
-        invalid_reply(line)
+        classify(line, profile=mcp if i & 1 else je.Profile.JSONRPC).method
+        invalid_reply(line, profile=mcp if i & 2 else je.Profile.JSONRPC)
         log_value(line)
     for _ in range(max(1, n // LINES_PER_STREAM)):
         for _ in je.read_messages(io.BytesIO(MIXED_STREAM), chunk_size=4096):
             pass
+    for i in range(max(1, n // 20)):
+        with je.Session("client" if i & 1 else "server", profile=mcp) as session:
+            session.sent(SENT)
+            session.feed(SESSION_CHUNK)
+            session.refused(SESSION_LINES[0])
+            session.refused(SESSION_LINES[1])
+            session.end()
 
 
 def test_no_memory_growth_over_a_million_calls() -> None:

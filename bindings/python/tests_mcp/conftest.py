@@ -56,6 +56,13 @@ def vectors() -> Dict[str, dict]:
         return {record["name"]: record for record in map(json.loads, f)}
 
 
+def mcp_vectors() -> Dict[str, dict]:
+    """tests/vectors/mcp.jsonl by name: the MCP profile, which the
+    transports use (a line of envelope.jsonl is "envelope: NAME" there)."""
+    with open(REPO / "tests/vectors/mcp.jsonl", encoding="utf-8") as f:
+        return {record["name"]: record for record in map(json.loads, f)}
+
+
 # The abuse lines of issue #16, each with the vector it is.
 ABUSE: List[tuple] = [
     ("id null", "request with id null is a request, answered with id null"),

@@ -6,9 +6,8 @@ stdio_client (the control, asserted as observed with mcp 2.3.0)."""
 
 from __future__ import annotations
 
-import json
 import logging
-import sys
+import re
 import time
 from pathlib import Path
 from typing import Any, List
@@ -30,7 +29,7 @@ from conftest import (
     REPO,
     SDK_SERVER,
     UNATTRIBUTED_SERVER,
-    vectors,
+    mcp_vectors,
 )
 from jsonrpc_envelope.mcp import stdio_client
 
@@ -89,8 +88,11 @@ def test_ours_completes_a_session_with_a_polluting_server(server: str, caplog: A
     assert report == {**ECHO, "transport_errors": 0}
     # The pollution is in the log, never in the session.
     records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcp"]
-    assert records[0].startswith("jsonrpc-envelope: stdout line 1: parse_error, dropped: "), records
-    assert any(": not_jsonrpc, dropped: {" in r for r in records), records
+    # What a server writes to its stdout that is no message is diverted to
+    # the log (SPEC 8, read in role client).
+    assert records[0].startswith("jsonrpc-envelope: stdout line 1: parse_error, diverted ("), records
+    assert any(": not_jsonrpc, diverted (" in r and "): {" in r for r in records), records
+    assert not any("the SDK refused" in r for r in records), records
 
 
 @pytest.mark.parametrize("server", sorted(POLLUTING))
@@ -110,7 +112,7 @@ def test_a_broken_request_from_the_server_is_answered_by_ours_only(transport: st
     report = anyio.run(session, t, "send a broken request")
     assert report["echo"] == ["send a broken request"]
     reached = log.read_bytes().splitlines()
-    reply = vectors()[BROKEN]["reply_client"].encode()
+    reply = mcp_vectors()["envelope: " + BROKEN]["reply_client"].encode()
     assert reply in reached if transport == "ours" else reply not in reached
 
 
@@ -165,10 +167,12 @@ def test_with_none_or_two_outstanding_an_error_that_names_no_request_is_dropped(
         ("JSONRPCRequest", "marker"),
     ]
     records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcp"]
-    assert [r.split(": {")[0] for r in records] == [
-        "jsonrpc-envelope: stdout line 1: response, names no request, 2 outstanding, dropped",
-        "jsonrpc-envelope: stdout line 4: response, names no request, 0 outstanding, dropped",
+    assert [r.split(" (")[0] for r in records] == [
+        "jsonrpc-envelope: stdout line 1: response, dropped",
+        "jsonrpc-envelope: stdout line 4: response, dropped",
     ]
+    # The note is the library's: why such an error reached nobody.
+    assert all("names no request" in r for r in records), records
 
 
 @pytest.mark.parametrize("server", ["go", "python"])
@@ -178,3 +182,42 @@ def test_ours_against_the_sdk_servers_on_our_server_transports(server: str) -> N
     command = GO_OUR_SERVER if server == "go" else OUR_SERVER
     report = anyio.run(session, ours(command))
     assert report == {**ECHO, "transport_errors": 0}
+
+
+INVALID_RESPONSE_SERVER = [PYTHON, str(Path(__file__).with_name("invalid_response_server.py"))]
+# SPEC 10.3: the substitute's error.
+SUBSTITUTE_ERROR = (-32603, "Internal error: the peer's response to this request is not valid MCP")
+
+
+async def list_tools(transport: Any, timeout: float) -> Any:
+    with anyio.fail_after(timeout + 10):
+        async with Client(transport, read_timeout_seconds=timeout) as client:
+            return await client.list_tools()
+
+
+def test_ours_fails_at_once_a_request_answered_with_an_invalid_response(caplog: Any) -> None:
+    """The server answers tools/list with a result that is not an object:
+    ours hands the SDK the substitute, so the call fails at once with it."""
+    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcp")
+    start = time.monotonic()
+    with pytest.raises(BaseException) as raised:
+        anyio.run(list_tools, ours(INVALID_RESPONSE_SERVER), 20)
+    error = peer_error(raised.value)
+    assert (error.code, error.message) == SUBSTITUTE_ERROR
+    assert time.monotonic() - start < 5
+    records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcp"]
+    (record,) = records
+    assert re.fullmatch(
+        r'jsonrpc-envelope: stdout line \d+: invalid_response, substituted \(.+\): '
+        r'\{"jsonrpc":"2\.0","id":\d+,"result":\[\{"name":"echo"\}\]\}',
+        record,
+    ), record
+
+
+def test_control_the_sdk_transport_waits_for_its_timeout_on_an_invalid_response() -> None:
+    start = time.monotonic()
+    with pytest.raises(BaseException) as raised:
+        anyio.run(list_tools, theirs(INVALID_RESPONSE_SERVER), 2)
+    error = peer_error(raised.value)
+    assert error.code == -32001 and "timed out" in error.message, error
+    assert time.monotonic() - start >= 2

@@ -2,8 +2,9 @@
 examples/python/sdk_server.py) fed issue #16's abuse lines through a real
 pipe, each followed by a ping: on the SDK's own stdio transport (the
 control, asserted as observed with mcp 2.3.0), and on ours, where every line gets the reply of
-SPEC section 4, byte for byte as the vectors write it, and a normal request
-is still answered after them all."""
+SPEC section 4 in the MCP profile (section 10), byte for byte as
+tests/vectors/mcp.jsonl writes it, and a normal request is still answered
+after them all."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from conftest import ABUSE, OUR_SERVER, OUR_SERVER_ON_SDK, vectors
+from conftest import ABUSE, OUR_SERVER, OUR_SERVER_ON_SDK, mcp_vectors, vectors
 from peer import Server
 
 # Beyond issue #16's list: lines the transport drops, with a log record.
@@ -55,12 +56,14 @@ def test_control_the_sdk_transport_answers_none_of_the_lines() -> None:
 
 def test_ours_answers_each_line_as_the_spec_says_and_keeps_serving() -> None:
     got, echo, server, status = feed(OUR_SERVER)
-    v = vectors()
+    v = mcp_vectors()
     for label, name in ABUSE:
-        reply = v[name]["reply_server"]
-        # The library's reply, exactly the vector's bytes; id null gets
-        # none: it is a request, handed to the SDK, which answers no null id.
-        assert got[label] == ([reply.encode()] if reply else [], ALIVE), label
+        # The library's reply in the MCP profile, exactly the vector's bytes
+        # (id null too: MCP ids are strings or integers, so that request is
+        # answered before the SDK, which answers no null id, sees it).
+        reply = v["envelope: " + name]["reply_server"]
+        assert reply, label
+        assert got[label] == ([reply.encode()], ALIVE), label
     for label, _ in DROPPED:
         assert got[label] == ([], ALIVE), label
     assert server.starts == 1 and status == 0
@@ -75,8 +78,10 @@ def test_ours_answers_each_line_as_the_spec_says_and_keeps_serving() -> None:
         ("empty", "dropped"),
         ("not_jsonrpc", "dropped"),
     ]:
-        assert f": {kind}, {action}: " in log, (kind, log)
-    assert f"too_long ({len(DROPPED[2][1])} bytes), dropped" in log, log
+        assert f": {kind}, {action} (" in log, (kind, log)
+    assert f"too_long ({len(DROPPED[2][1])} bytes), dropped (" in log, log
+    # The SDK refused none of the lines it was handed.
+    assert "the SDK refused" not in log, log
 
 
 @pytest.mark.parametrize("label,name", ABUSE)
@@ -84,6 +89,9 @@ def test_the_abuse_lines_are_what_the_issue_says(label: str, name: str) -> None:
     """Each vector is the kind of line its label names (a typo in a name
     would test another line)."""
     kind = vectors()[name]["kind"]
+    mcp_kind = mcp_vectors()["envelope: " + name]["kind"]
+    # The MCP profile reads them alike, but for the null id (SPEC 10.1).
+    assert mcp_kind == ("invalid_request" if label == "id null" else kind)
     expected = {
         "id null": "request",
         "object id": "invalid_request",

@@ -7,6 +7,8 @@ is owed, decided by the jsonrpc-envelope library (Rust, through its C ABI).
     (True, 'null')
     >>> je.invalid_reply(b'[1]', "server") is not None  # the library's own reply text
     True
+    >>> je.classify(b'{"jsonrpc":"2.0","id":null,"method":"ping"}', profile=je.Profile.MCP).kind
+    <Kind.INVALID_REQUEST: 'invalid_request'>
 
 Every rule is the library's; this package converts types and frees memory.
 The library is the one bundled with the package, or the one named by the
@@ -17,13 +19,18 @@ environment variable ``JSONRPC_ENVELOPE_LIB``; it must have ABI version
 from ._api import (
     DEFAULT_CHUNK_SIZE,
     DEFAULT_MAX_LINE,
+    Action,
     Classification,
+    Decision,
     EnvelopeError,
     IdKind,
     Kind,
     Message,
+    Profile,
     Reader,
     Role,
+    Session,
+    SessionLine,
     TooLong,
     classify,
     invalid_reply,
@@ -41,13 +48,18 @@ __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "DEFAULT_MAX_LINE",
     "LIB_ENV",
+    "Action",
     "Classification",
+    "Decision",
     "EnvelopeError",
     "IdKind",
     "Kind",
     "Message",
+    "Profile",
     "Reader",
     "Role",
+    "Session",
+    "SessionLine",
     "TooLong",
     "classify",
     "invalid_reply",

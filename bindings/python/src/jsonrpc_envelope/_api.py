@@ -24,6 +24,9 @@ Speed notes, since a host reads pipes through this:
   no escape, and then its bytes are the line's bytes inside the quotes).
   Otherwise, and for every reason and reply text, the library's own string
   is copied before the result is freed or its scratch reused.
+* A ``Session`` (``jsonrpc_session_*``) hands back batches of the same
+  layout, whose items also carry an action, its text and a note: its lines
+  are built as ``read_messages`` builds them, and each action read per item.
 * ``read_messages`` copies the whole items array of a reader's batch
   (``jsonrpc_reader_feed``) with one ``ctypes.string_at`` and reads its
   columns through strided
@@ -37,8 +40,9 @@ from __future__ import annotations
 import ctypes
 import json
 import struct
+import threading
 from ctypes import sizeof, string_at
-from enum import Enum
+from enum import Enum, IntEnum
 from itertools import repeat
 from operator import itemgetter
 from typing import (
@@ -48,6 +52,7 @@ from typing import (
     Dict,
     Iterator,
     List,
+    NamedTuple,
     Optional,
     Tuple,
     Union,
@@ -56,6 +61,7 @@ from typing import (
 from ._ffi import (
     CONSTANTS,
     JsonRpcClassification,
+    JsonRpcDecision,
     JsonRpcLine,
     JsonRpcBatch,
     JsonRpcSpan,
@@ -66,12 +72,17 @@ from ._ffi import (
 
 __all__ = [
     "DEFAULT_MAX_LINE",
+    "Action",
     "Classification",
+    "Decision",
     "EnvelopeError",
     "IdKind",
     "Kind",
+    "Profile",
     "Role",
     "Reader",
+    "Session",
+    "SessionLine",
     "TooLong",
     "classify",
     "invalid_reply",
@@ -161,6 +172,69 @@ _STATUS_NAME: Dict[int, str] = _library_names(lib.jsonrpc_status_name)
 _STATUS_OK = CONSTANTS["JSONRPC_STATUS_OK"]
 _STATUS_OUT_OF_MEMORY = CONSTANTS["JSONRPC_STATUS_OUT_OF_MEMORY"]
 _STATUS_UNKNOWN_ROLE = CONSTANTS["JSONRPC_STATUS_UNKNOWN_ROLE"]
+_STATUS_UNKNOWN_PROFILE = CONSTANTS["JSONRPC_STATUS_UNKNOWN_PROFILE"]
+_PROFILE_NAMES: Dict[int, str] = _library_names(lib.jsonrpc_profile_name)
+
+
+class Profile(IntEnum):
+    """The rule set a line is read by (SPEC §10), passed to the library as
+    the header's number: ``Profile.JSONRPC``, JSON-RPC 2.0 alone (SPEC
+    sections 1 to 7, the default everywhere), or ``Profile.MCP``, which adds
+    the rules of section 10 so that what it calls a message every official
+    MCP SDK reads. ``str()`` of a member is the library's name for it
+    (``"jsonrpc"``, ``"mcp"``), and those names are accepted wherever a
+    profile is."""
+
+    JSONRPC = CONSTANTS["JSONRPC_PROFILE_JSONRPC"]
+    MCP = CONSTANTS["JSONRPC_PROFILE_MCP"]
+
+    def __str__(self) -> str:
+        return _PROFILE_NAMES.get(int(self), self.name.lower())
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+_PROFILE_BY_NAME: Dict[str, Profile] = {
+    name: Profile(code) for code, name in _PROFILE_NAMES.items() if code in Profile._value2member_map_
+}
+# The profile as classify() hands it to jsonrpc_classify_into (see _length).
+_PROFILE_ARG: Dict[Profile, Any] = {p: ctypes.c_uint32.from_param(p.value) for p in Profile}
+
+
+def _profile(profile: Any) -> Profile:
+    """A Profile from a Profile, its number, or the library's name for it."""
+    if type(profile) is Profile:
+        return profile
+    if isinstance(profile, bool) or not isinstance(profile, (int, str)):
+        raise TypeError(f"profile must be a Profile (or 'jsonrpc' or 'mcp'), not {type(profile).__name__}")
+    found = _PROFILE_BY_NAME.get(profile) if isinstance(profile, str) else Profile._value2member_map_.get(profile)
+    if found is None:
+        raise ValueError(f"profile must be Profile.JSONRPC or Profile.MCP ('jsonrpc' or 'mcp'), not {profile!r}")
+    return found  # type: ignore[return-value]
+
+
+_ACTION_NAMES: Dict[int, str] = _library_names(lib.jsonrpc_action_name)
+_ACTION_PREFIX = "JSONRPC_ACTION_"
+#: What a ``Session`` says to do with a line (SPEC §8 to §10): members
+#: named as the header names the values (``Action.FORWARD``,
+#: ``Action.ANSWER``, ``Action.SUBSTITUTE``, ``Action.ATTRIBUTE``,
+#: ``Action.DROP``, ``Action.DIVERT``), each the library's word for it, the
+#: one that log records use: ``Action.FORWARD == "forwarded"``.
+Action: Any = _Name(
+    "Action",
+    [
+        (name[len(_ACTION_PREFIX) :], _ACTION_NAMES[code])
+        for name, code in sorted(CONSTANTS.items(), key=lambda item: item[1])
+        if name.startswith(_ACTION_PREFIX) and code in _ACTION_NAMES
+    ],
+    module=__name__,
+)
+Action.__doc__ = (
+    "What to do with a line (SPEC §8 to §10), as a Session decides it. Members "
+    "are the library's words for the actions: Action.FORWARD == 'forwarded'."
+)
+_ACTION_BY_CODE: Tuple[Any, ...] = _codes(_ACTION_NAMES, Action)
 
 # ---- the layout of the C structures, from ctypes (never hard-coded) --------
 
@@ -201,8 +275,8 @@ def _picker(*paths: str, codes: Optional[str] = None) -> Tuple[struct.Struct, in
 
 
 # What classify() and read_messages() look at before the result is freed:
-# whether any string must be copied from the library: a reason or a reply,
-# or a method with an escape (decoded shorter than its raw text). The
+# whether any string must be copied from the library: a reason, a reply or
+# a substitute, or a method with an escape (decoded shorter than its raw text). The
 # method's pointer is not read here (a pointer makes a new int object): a
 # method that is a string has a span that starts with a quote, which
 # `Classification.method` reads from the line.
@@ -213,7 +287,8 @@ _PICK, _PICK_AT = _picker(
     "reason.ptr",
     "reply_server.ptr",
     "reply_client.ptr",
-    codes="I" + _WORD_CODE * 5,
+    "substitute.ptr",
+    codes="I" + _WORD_CODE * 6,
 )
 # The same, and the storage of a jsonrpc_classify_into result.
 _PICK_OUT, _ = _picker(
@@ -223,10 +298,11 @@ _PICK_OUT, _ = _picker(
     "reason.ptr",
     "reply_server.ptr",
     "reply_client.ptr",
+    "substitute.ptr",
     "storage",
-    codes="I" + _WORD_CODE * 6,
+    codes="I" + _WORD_CODE * 7,
 )
-# The four strings that are copied from the library when needed.
+# The five strings that are copied from the library when needed.
 _STRS, _STRS_AT = _picker(
     "method.ptr",
     "method.len",
@@ -236,6 +312,8 @@ _STRS, _STRS_AT = _picker(
     "reply_server.len",
     "reply_client.ptr",
     "reply_client.len",
+    "substitute.ptr",
+    "substitute.len",
 )
 _ID_KIND_AT = _offset("id_kind")
 _U32 = struct.Struct("=I")
@@ -276,6 +354,13 @@ _reader_new = lib.jsonrpc_reader_new
 _reader_feed = lib.jsonrpc_reader_feed
 _reader_end = lib.jsonrpc_reader_end
 _reader_free = lib.jsonrpc_reader_free
+_session_new = lib.jsonrpc_session_new
+_session_feed = lib.jsonrpc_session_feed
+_session_end = lib.jsonrpc_session_end
+_session_sent = lib.jsonrpc_session_sent
+_session_refused = lib.jsonrpc_session_refused
+_session_outstanding = lib.jsonrpc_session_outstanding
+_session_free = lib.jsonrpc_session_free
 _log_value = lib.jsonrpc_log_value
 _invalid_reply = lib.jsonrpc_invalid_reply
 _string_free = lib.jsonrpc_string_free
@@ -328,9 +413,10 @@ def _text(ptr: int, length: int) -> Optional[str]:
 
 
 def _copy_strings(rec: bytes) -> Tuple[Optional[str], ...]:
-    """Copies method, reason and both replies out of a live result."""
-    mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
-    return (_text(mp, ml), _text(rp, rl), _text(sp, sl), _text(cp, cl))
+    """Copies method, reason, both replies and the substitute out of a live
+    result."""
+    mp, ml, rp, rl, sp, sl, cp, cl, up, ul = _STRS.unpack_from(rec, _STRS_AT)
+    return (_text(mp, ml), _text(rp, rl), _text(sp, sl), _text(cp, cl), _text(up, ul))
 
 
 def _batch_text(texts: bytes, texts_at: int, ptr: int, length: int) -> Optional[str]:
@@ -350,16 +436,18 @@ def _batch_text(texts: bytes, texts_at: int, ptr: int, length: int) -> Optional[
 # which parses its arguments in Python's slot wrapper), which read_messages
 # makes for a whole chunk at once. `rec` is the bytes image of the C result
 # (its pointers are dangling and never followed); `strings` is None, or the
-# (method, reason, reply_server, reply_client) copied from the library.
+# (method, reason, reply_server, reply_client, substitute) copied from the
+# library.
 
 
 class Classification(tuple):  # type: ignore[type-arg]
     """What a line is and what it carries (SPEC §3). Immutable.
 
-    Attributes are named like the fields of ``tests/vectors/envelope.jsonl``:
-    ``kind``, ``id_kind``, ``id``, ``method``, ``jsonrpc_2_0``, ``has_result``,
-    ``has_error``, ``names_no_request``, ``spans``, ``reason``,
-    ``reply_server``, ``reply_client``. Also: ``line`` (the bytes classified),
+    Attributes are named like the fields of ``tests/vectors/envelope.jsonl``
+    and ``tests/vectors/mcp.jsonl``: ``kind``, ``id_kind``, ``id``,
+    ``method``, ``jsonrpc_2_0``, ``has_result``, ``has_error``,
+    ``names_no_request``, ``spans``, ``reason``, ``reply_server``,
+    ``reply_client``, ``substitute``. Also: ``line`` (the bytes classified),
     ``id_value``, and ``params_bytes``/``result_bytes``/``error_bytes``.
     """
 
@@ -506,7 +594,8 @@ class Classification(tuple):  # type: ignore[type-arg]
     @property
     def reason(self) -> Optional[str]:
         """For ``invalid_request``, the reply's exact message; for
-        ``parse_error``, what is wrong and where; otherwise None."""
+        ``invalid_response``, the MCP rule it breaks; for ``parse_error``,
+        what is wrong and where; otherwise None."""
         strings = self[3]
         return None if strings is None else strings[1]
 
@@ -521,6 +610,14 @@ class Classification(tuple):  # type: ignore[type-arg]
         """The reply a client owes for this line, or None for none."""
         strings = self[3]
         return None if strings is None else strings[3]
+
+    @property
+    def substitute(self) -> Optional[str]:
+        """For an ``invalid_response`` whose id is an MCP id (profile MCP),
+        the error response to hand on in the line's place, so that the
+        request it answers fails at once (SPEC §10.3); otherwise None."""
+        strings = self[3]
+        return None if strings is None else strings[4]
 
     def reply(self, role: Union[Role, str, None] = None) -> Optional[str]:
         """The reply the endpoint in ``role`` owes for this line, or None.
@@ -541,8 +638,8 @@ class Classification(tuple):  # type: ignore[type-arg]
         return reply
 
     def to_dict(self) -> Dict[str, Any]:
-        """The fields of ``tests/vectors/envelope.jsonl`` (and of the CLI's
-        ``classify`` records), as JSON-ready values."""
+        """The fields of ``tests/vectors/mcp.jsonl`` (those of
+        ``envelope.jsonl`` and ``substitute``), as JSON-ready values."""
         return {
             "kind": self.kind.value,
             "id_kind": self.id_kind.value,
@@ -556,6 +653,7 @@ class Classification(tuple):  # type: ignore[type-arg]
             "reason": self.reason,
             "reply_server": self.reply_server,
             "reply_client": self.reply_client,
+            "substitute": self.substitute,
         }
 
     def _key(self) -> Tuple[Any, ...]:
@@ -591,15 +689,15 @@ def _from_rec(
     """A Classification from a result's image: a batch item's, whose strings
     are read from the batch's copied ``texts``, or (without ``texts``) a
     live result's, whose strings are copied now, before it is freed."""
-    code, m_span, m_len, r_ptr, s_ptr, c_ptr = _PICK.unpack_from(rec, _PICK_AT)
+    code, m_span, m_len, r_ptr, s_ptr, c_ptr, u_ptr = _PICK.unpack_from(rec, _PICK_AT)
     strings = None
-    if r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
+    if r_ptr or s_ptr or c_ptr or u_ptr or (m_span and m_len + 2 != m_span):
         if texts is None:
             strings = _copy_strings(rec)
         else:
-            mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(rec, _STRS_AT)
+            mp, ml, rp, rl, sp, sl, cp, cl, up, ul = _STRS.unpack_from(rec, _STRS_AT)
             strings = tuple(
-                _batch_text(texts, texts_at, p, n) for p, n in ((mp, ml), (rp, rl), (sp, sl), (cp, cl))
+                _batch_text(texts, texts_at, p, n) for p, n in ((mp, ml), (rp, rl), (sp, sl), (cp, cl), (up, ul))
             )
     kind = _KIND_OF_LINE[code] if code < _KIND_CODES else None
     if kind is None:
@@ -662,9 +760,13 @@ def _scratch_text(view: memoryview, base: int, ptr: int, length: int) -> Optiona
 
 
 def classify(
-    line: Union[bytes, bytearray, memoryview, str], role: Union[Role, str, None] = None
+    line: Union[bytes, bytearray, memoryview, str],
+    role: Union[Role, str, None] = None,
+    *,
+    profile: Union[Profile, str] = Profile.JSONRPC,
 ) -> Classification:
-    """Classifies one line (SPEC §2, §3).
+    """Classifies one line (SPEC §2, §3) by ``profile`` (SPEC §10 for
+    ``Profile.MCP``; JSON-RPC 2.0 alone by default).
 
     ``line`` is bytes-like, or a str (UTF-8 encoded). It normally has no line
     break; surrounding JSON whitespace is allowed. ``role``, if given, is
@@ -674,6 +776,7 @@ def classify(
     data = line if type(line) is bytes else _as_bytes(line, "line")
     if role is not None:
         role = _role(role)
+    profile_arg = _PROFILE_ARG[profile if type(profile) is Profile else _profile(profile)]
     # A slot of its own for this call (see _free_slots), given back after.
     try:
         slot = _take_slot()
@@ -687,17 +790,18 @@ def classify(
         # One crossing, and mostly no allocation: the result's strings are in
         # the slot's scratch, or (when they did not fit) in its storage.
         # What is needed is copied out before the slot is given back.
-        _classify_into(data, length, out_ref, scratch, _SCRATCH_LEN)
-        code, m_span, m_len, r_ptr, s_ptr, c_ptr, storage = _PICK_OUT.unpack_from(image, _PICK_AT)
+        _classify_into(data, length, profile_arg, out_ref, scratch, _SCRATCH_LEN)
+        code, m_span, m_len, r_ptr, s_ptr, c_ptr, u_ptr, storage = _PICK_OUT.unpack_from(image, _PICK_AT)
         rec = head.tobytes()
         strings = None
-        if r_ptr or s_ptr or c_ptr or (m_span and m_len + 2 != m_span):
-            mp, ml, rp, rl, sp, sl, cp, cl = _STRS.unpack_from(image, _STRS_AT)
+        if r_ptr or s_ptr or c_ptr or u_ptr or (m_span and m_len + 2 != m_span):
+            mp, ml, rp, rl, sp, sl, cp, cl, up, ul = _STRS.unpack_from(image, _STRS_AT)
             strings = (
                 _scratch_text(view, base, mp, ml),
                 _scratch_text(view, base, rp, rl),
                 _scratch_text(view, base, sp, sl),
                 _scratch_text(view, base, cp, cl),
+                _scratch_text(view, base, up, ul),
             )
     finally:
         if storage:
@@ -715,13 +819,18 @@ def classify(
 
 
 def invalid_reply(
-    line: Union[bytes, bytearray, memoryview, str], role: Union[Role, str] = Role.SERVER
+    line: Union[bytes, bytearray, memoryview, str],
+    role: Union[Role, str] = Role.SERVER,
+    *,
+    profile: Union[Profile, str] = Profile.JSONRPC,
 ) -> Optional[str]:
-    """The one reply the endpoint in ``role`` owes for ``line`` (SPEC §4): a
-    JSON-RPC error response, byte for byte, without a line break; or None."""
+    """The one reply the endpoint in ``role`` owes for ``line`` (SPEC §4) by
+    ``profile`` (SPEC §10 for ``Profile.MCP``): a JSON-RPC error response,
+    byte for byte, without a line break; or None."""
     data = line if type(line) is bytes else _as_bytes(line, "line")
     code = _role_code(role)
-    reply = _invalid_reply(data, len(data), code)
+    profile = _profile(profile)
+    reply = _invalid_reply(data, len(data), code, profile.value)
     try:
         status = reply.status
         text = reply.text
@@ -732,6 +841,8 @@ def invalid_reply(
     if status != _STATUS_OK:
         if status == _STATUS_UNKNOWN_ROLE:
             raise ValueError(f"the library refused role {role!r}")
+        if status == _STATUS_UNKNOWN_PROFILE:
+            raise ValueError(f"the library refused profile {profile!r}")
         raise EnvelopeError(f"jsonrpc_invalid_reply failed: {_STATUS_NAME.get(status, status)}")
     return value
 
@@ -763,6 +874,7 @@ class TooLong:
     kind = Kind(_KIND_NAMES[_TOO_LONG_CODE])
     reply_server = None
     reply_client = None
+    substitute = None
 
     length: int
 
@@ -806,9 +918,11 @@ def read_messages(
     max_line: int = DEFAULT_MAX_LINE,
     role: Union[Role, str, None] = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    profile: Union[Profile, str] = Profile.JSONRPC,
 ) -> Iterator[Message]:
     """Reads a binary stream line by line (lines end at LF) and yields
-    ``(line, classification)`` for each line, in order.
+    ``(line, classification)`` for each line, in order, each line classified
+    by ``profile`` (JSON-RPC 2.0 alone by default).
 
     A line longer than ``max_line`` bytes is never held whole: it is yielded
     once, when its end is seen, as ``(None, TooLong(length))``. At the end of
@@ -831,7 +945,7 @@ def read_messages(
     read = getattr(stream, "read1", None) or getattr(stream, "read", None)
     if read is None:
         raise TypeError(f"stream must be a binary stream, not {type(stream).__name__}")
-    return _read_messages(read, Reader(max_line=max_line, role=role), chunk_size)
+    return _read_messages(read, Reader(max_line=max_line, role=role, profile=profile), chunk_size)
 
 
 def _read_messages(read: Any, reader: "Reader", chunk_size: int) -> Iterator[Message]:
@@ -857,8 +971,9 @@ class Reader:
     socket's callback). ``read_messages`` is this, fed from ``stream.read1``.
 
     ``feed(data)`` hands the library the next bytes of the stream and
-    returns the messages of the lines they completed, in order, as
-    ``read_messages`` yields them: ``(line, Classification)``, or ``(None,
+    returns the messages of the lines they completed, in order, classified
+    by ``profile`` (JSON-RPC 2.0 alone by default), as ``read_messages``
+    yields them: ``(line, Classification)``, or ``(None,
     TooLong(length))`` for a line over ``max_line``, which is never held
     whole. ``end()`` says the stream has ended and returns the message of a
     last line without LF, if there is one. The library keeps the partial
@@ -871,13 +986,20 @@ class Reader:
 
     __slots__ = ("_reader", "_batch", "_batch_ref", "_role")
 
-    def __init__(self, *, max_line: int = DEFAULT_MAX_LINE, role: Union[Role, str, None] = None) -> None:
+    def __init__(
+        self,
+        *,
+        max_line: int = DEFAULT_MAX_LINE,
+        role: Union[Role, str, None] = None,
+        profile: Union[Profile, str] = Profile.JSONRPC,
+    ) -> None:
         self._reader: Any = None
         _check_max_line(max_line)
         self._role = _role(role)
+        code = _profile(profile).value
         self._batch = JsonRpcBatch()
         self._batch_ref = ctypes.byref(self._batch)
-        reader = _reader_new(max_line)
+        reader = _reader_new(max_line, code)
         if not reader:
             raise MemoryError("jsonrpc_reader_new: out of memory")
         self._reader = reader
@@ -931,17 +1053,18 @@ class Reader:
             if status == _STATUS_OUT_OF_MEMORY:
                 raise MemoryError("the library's reader ran out of memory")
             raise EnvelopeError(f"the library's reader failed: {_STATUS_NAME.get(status, status)}")
-        if not self._batch.count:
+        count = self._batch.count
+        if not count:
             return ()
-        return _messages(self._batch, self._role)
+        return _messages(self._batch, string_at(self._batch.items, count * _ITEM), self._role)
 
 
-def _messages(batch: JsonRpcBatch, role: Optional[Role]) -> Any:
+def _messages(batch: JsonRpcBatch, raw: bytes, role: Optional[Role]) -> Any:
     """A batch's messages, copied out of the reader in three pieces (items,
-    line bytes, strings) and built column by column where no item needs a
-    string of the library's own, item by item otherwise."""
+    ``raw``, copied by the caller; line bytes; strings) and built column by
+    column where no item needs a string of the library's own, item by item
+    otherwise."""
     count: int = batch.count
-    raw = string_at(batch.items, count * _ITEM)
     if count == 1:
         # One line a read, as in a conversation: the columns cost more than
         # they save.
@@ -970,7 +1093,8 @@ _COL_OFFSET = JsonRpcLine.offset.offset
 _COL_LEN = JsonRpcLine.len.offset
 _COL_KIND = _CLS_IN_ITEM + _offset("kind")
 _COL_OWNED = tuple(
-    _CLS_IN_ITEM + _offset(name) for name in ("reason.ptr", "reply_server.ptr", "reply_client.ptr")
+    _CLS_IN_ITEM + _offset(name)
+    for name in ("reason.ptr", "reply_server.ptr", "reply_client.ptr", "substitute.ptr")
 )
 _COL_METHOD_PTR = _CLS_IN_ITEM + _offset("method.ptr")
 _COL_METHOD_LEN = _CLS_IN_ITEM + _offset("method.len")
@@ -1051,3 +1175,250 @@ def _slow_items(
         rec = raw[base + _CLS_IN_ITEM : base + _CLS_IN_ITEM + _CLS_SIZE]
         messages.append((line, _from_rec(rec, line, role, texts, texts_at)))
     return messages
+
+
+# ---- the session: each line with what to do with it ---------------------------
+
+
+class SessionLine(NamedTuple):
+    """One line a ``Session`` read, with what to do with it (SPEC §8 to
+    §10), as the library decided it.
+
+    - ``number``: the line's number in the stream, from 1 (too-long lines
+      counted);
+    - ``line``: its bytes without the LF, or None for a line over the
+      limit (never held whole);
+    - ``classification``: a ``Classification``, or ``TooLong``;
+    - ``action``: an ``Action``; what it asks:
+      ``FORWARD``, hand ``line`` on, with an LF;
+      ``ANSWER``, write ``action_text`` and an LF back to the line's sender;
+      ``SUBSTITUTE`` and ``ATTRIBUTE``, hand ``action_text`` on in the
+      line's place;
+      ``DROP`` and ``DIVERT``, nobody sees the line: log ``note``, with the
+      line rendered by ``log_value``;
+    - ``action_text``: the text of ``ANSWER``, ``SUBSTITUTE`` and
+      ``ATTRIBUTE``, else None;
+    - ``note``: why, for every action but ``FORWARD`` (a fixed text of the
+      library's, for a log record), else None.
+    """
+
+    number: int
+    line: Optional[bytes]
+    classification: Union[Classification, TooLong]
+    action: Any
+    action_text: Optional[str]
+    note: Optional[str]
+
+    @property
+    def kind(self) -> Kind:
+        """The line's kind (``Kind.TOO_LONG`` for a line over the limit)."""
+        return self.classification.kind
+
+
+class Decision(NamedTuple):
+    """What ``Session.refused`` says to do with a line the receiving SDK's
+    own decoder refused (SPEC §10.4): ``action`` is ``Action.ANSWER``
+    (write ``text`` back to the line's sender), ``Action.SUBSTITUTE`` (hand
+    ``text`` to the SDK instead) or ``Action.DROP``; ``note`` says why."""
+
+    action: Any
+    text: Optional[str]
+    note: Optional[str]
+
+
+# The parts of a batch item that only a session fills, read per item.
+_COL_NUMBER = JsonRpcLine.number.offset
+_COL_ACTION = JsonRpcLine.action.offset
+_COL_ACTION_TEXT = JsonRpcLine.action_text.offset
+_COL_NOTE = JsonRpcLine.note.offset
+_U64 = struct.Struct("=Q")
+assert JsonRpcLine.number.size == 8 and JsonRpcLine.action.size == 4
+# A note is a static text of the library: read once per address.
+_NOTES: Dict[int, str] = {}
+
+
+def _note(ptr: int) -> Optional[str]:
+    if not ptr:
+        return None
+    note = _NOTES.get(ptr)
+    if note is None:
+        note = _NOTES[ptr] = string_at(ptr).decode("utf-8")
+    return note
+
+
+def _decided(batch: JsonRpcBatch, role: Role) -> List[SessionLine]:
+    """A session's batch as SessionLines, copied out before the session's
+    next call: the messages as a Reader makes them, and each item's action,
+    its text (in the batch's texts, or a string of the session's own) and
+    its note."""
+    count: int = batch.count
+    raw = string_at(batch.items, count * _ITEM)
+    decided = []
+    for i, (line, c) in enumerate(_messages(batch, raw, role)):
+        base = i * _ITEM
+        code = _U32.unpack_from(raw, base + _COL_ACTION)[0]
+        action = _ACTION_BY_CODE[code] if code < len(_ACTION_BY_CODE) else None
+        if action is None:
+            raise EnvelopeError(f"the library's session gave a line no action ({code})")
+        ptr, length = _SPAN.unpack_from(raw, base + _COL_ACTION_TEXT)
+        decided.append(
+            SessionLine(
+                _U64.unpack_from(raw, base + _COL_NUMBER)[0],
+                line,
+                c,
+                action,
+                string_at(ptr, length).decode("utf-8") if ptr else None,
+                _note(_WORD1.unpack_from(raw, base + _COL_NOTE)[0]),
+            )
+        )
+    return decided
+
+
+class Session:
+    """One endpoint's session (SPEC §8 to §10), the library's
+    ``JsonRpcSession``: a stream reader that also decides what to do with
+    each line it reads, in ``role`` and by ``profile``, and keeps the ids of
+    the requests written the other way that are still outstanding (for
+    substitutes and the handshake rule, in the MCP profile).
+
+    - ``feed(data)`` hands it the next bytes read and returns a
+      ``SessionLine`` for each line they complete, in order: do what its
+      ``action`` says. ``end()`` says the stream has ended and returns the
+      last line without LF, if any; the session stays usable (the library's
+      reader is as new, and the outstanding requests are kept).
+    - ``sent(line)``: call it with every line written to the peer whose
+      lines the session reads, before it leaves.
+    - ``refused(line)``: the receiving SDK's own decoder refused a line the
+      session handed on; returns a ``Decision`` (log it at error level).
+    - ``outstanding``: how many requests written the other way still wait.
+
+    The library's session is freed by ``close()``, leaving a ``with``
+    block, or when the object is dropped; then every call raises
+    ValueError. Calls from several threads are serialised by a lock.
+    """
+
+    __slots__ = ("_session", "_batch", "_batch_ref", "_role", "_profile", "_lock")
+
+    def __init__(
+        self,
+        role: Union[Role, str],
+        *,
+        profile: Union[Profile, str] = Profile.JSONRPC,
+        max_line: int = DEFAULT_MAX_LINE,
+    ) -> None:
+        self._session: Any = None
+        code = _role_code(role)
+        _check_max_line(max_line)
+        self._role = Role(role)
+        self._profile = _profile(profile)
+        self._lock = threading.Lock()
+        self._batch = JsonRpcBatch()
+        self._batch_ref = ctypes.byref(self._batch)
+        session = _session_new(code, self._profile.value, max_line)
+        if not session:
+            raise MemoryError("jsonrpc_session_new: out of memory")
+        self._session = session
+
+    @property
+    def role(self) -> Role:
+        """The role the session reads its stream in."""
+        return self._role
+
+    @property
+    def profile(self) -> Profile:
+        """The profile the session reads its stream by."""
+        return self._profile
+
+    def _live(self) -> Any:
+        session = self._session
+        if session is None:
+            raise ValueError("the Session is closed")
+        return session
+
+    def feed(self, data: Union[bytes, bytearray, memoryview]) -> List[SessionLine]:
+        """The lines that ``data`` completes, in order, each with its action."""
+        raw = data if type(data) is bytes else _as_bytes(data, "data")
+        with self._lock:
+            session = self._live()
+            if not raw:
+                return []
+            status = _session_feed(session, raw, len(raw), self._batch_ref)
+            return self._lines(status)
+
+    def end(self) -> List[SessionLine]:
+        """The last line of the stream, when it had no LF, with its action;
+        the session then reads a new stream (its outstanding requests kept)."""
+        with self._lock:
+            status = _session_end(self._live(), self._batch_ref)
+            return self._lines(status)
+
+    def _lines(self, status: int) -> List[SessionLine]:
+        _check_status(status, "jsonrpc_session")
+        if not self._batch.count:
+            return []
+        return _decided(self._batch, self._role)
+
+    def sent(self, line: Union[bytes, bytearray, memoryview, str]) -> None:
+        """Tells the session of a line written to the peer whose lines it
+        reads (in the MCP profile a request's id is then outstanding until
+        a response names it). Call it before the line leaves."""
+        raw = line if type(line) is bytes else _as_bytes(line, "line")
+        with self._lock:
+            _check_status(_session_sent(self._live(), raw, len(raw)), "jsonrpc_session_sent")
+
+    def refused(self, line: Union[bytes, bytearray, memoryview, str]) -> Decision:
+        """What to do instead when the receiving SDK's own decoder refused
+        ``line``, which this session handed on (SPEC §10.4): a fault of the
+        profile, to be logged at error level."""
+        raw = line if type(line) is bytes else _as_bytes(line, "line")
+        out = JsonRpcDecision()
+        with self._lock:
+            status = _session_refused(self._live(), raw, len(raw), ctypes.byref(out))
+        try:
+            _check_status(status, "jsonrpc_session_refused")
+            code = out.action
+            action = _ACTION_BY_CODE[code] if code < len(_ACTION_BY_CODE) else None
+            if action is None:
+                raise EnvelopeError(f"jsonrpc_session_refused gave no action ({code})")
+            text = out.text
+            value = string_at(text.ptr, text.len).decode("utf-8") if text.ptr else None
+            return Decision(action, value, _note(out.note or 0))
+        finally:
+            _string_free(out.text)
+
+    @property
+    def outstanding(self) -> int:
+        """How many requests written the other way (``sent``) still wait
+        for a response."""
+        with self._lock:
+            count: int = _session_outstanding(self._live())
+            return count
+
+    def close(self) -> None:
+        """Frees the library's session. Safe to call more than once."""
+        with self._lock:
+            session, self._session = self._session, None
+            if session:
+                _session_free(session)
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "_lock", None) is not None:
+            self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._session is None else "open"
+        return f"Session(role={self._role.value!r}, profile={str(self._profile)!r}, {state})"
+
+
+def _check_status(status: int, call: str) -> None:
+    if status == _STATUS_OK:
+        return
+    if status == _STATUS_OUT_OF_MEMORY:
+        raise MemoryError(f"{call}: the library ran out of memory")
+    raise EnvelopeError(f"{call} failed: {_STATUS_NAME.get(status, status)}")

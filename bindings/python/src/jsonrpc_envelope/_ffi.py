@@ -43,6 +43,7 @@ __all__ = [
     "JsonRpcBatch",
     "JsonRpcString",
     "JsonRpcReply",
+    "JsonRpcDecision",
     "STRUCTS",
     "SIGNATURES",
     "CONSTANTS",
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 #: The ``JSONRPC_ABI_VERSION`` this binding was written for.
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 #: The environment variable that overrides where the library is loaded from.
 LIB_ENV = "JSONRPC_ENVELOPE_LIB"
@@ -106,18 +107,23 @@ class JsonRpcClassification(Structure):
         ("reason", JsonRpcStr),
         ("reply_server", JsonRpcStr),
         ("reply_client", JsonRpcStr),
+        ("substitute", JsonRpcStr),
         ("storage", c_void_p),
     ]
 
 
 class JsonRpcLine(Structure):
-    """One line read by a ``JsonRpcReader``."""
+    """One line read by a ``JsonRpcReader`` or a ``JsonRpcSession`` (whose
+    lines also carry their action)."""
 
     _fields_ = [
         ("number", c_uint64),
         ("offset", c_size_t),
         ("len", c_size_t),
         ("classification", JsonRpcClassification),
+        ("action", c_enum),
+        ("action_text", JsonRpcStr),
+        ("note", c_void_p),  # const char *: a static NUL-terminated text, or NULL
     ]
 
 
@@ -147,6 +153,13 @@ class JsonRpcReply(Structure):
     _fields_ = [("status", c_enum), ("text", JsonRpcString)]
 
 
+class JsonRpcDecision(Structure):
+    """The answer of ``jsonrpc_session_refused`` (``text`` owned: free it
+    once with ``jsonrpc_string_free``; ``note`` static)."""
+
+    _fields_ = [("action", c_enum), ("text", JsonRpcString), ("note", c_void_p)]
+
+
 #: Every structure of the header, by its C name.
 STRUCTS: Dict[str, Any] = {
     cls.__name__: cls
@@ -158,6 +171,7 @@ STRUCTS: Dict[str, Any] = {
         JsonRpcBatch,
         JsonRpcString,
         JsonRpcReply,
+        JsonRpcDecision,
     )
 }
 
@@ -167,28 +181,41 @@ STRUCTS: Dict[str, Any] = {
 #: owned string. `jsonrpc_version` and the `*_name` functions return static
 #: strings, not owned ones.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
-    "jsonrpc_classify": (JsonRpcClassification, [c_char_p, c_size_t]),
-    # (line, len, out, scratch, scratch_len) -> JsonRpcStatus. `scratch` is a
-    # `uint8_t *` the library writes into: an address or a byref of a ctypes
-    # buffer, never a Python bytes object.
+    # (line, len, profile)
+    "jsonrpc_classify": (JsonRpcClassification, [c_char_p, c_size_t, c_uint32]),
+    # (line, len, profile, out, scratch, scratch_len) -> JsonRpcStatus.
+    # `scratch` is a `uint8_t *` the library writes into: an address or a
+    # byref of a ctypes buffer, never a Python bytes object.
     "jsonrpc_classify_into": (
         c_uint32,
-        [c_char_p, c_size_t, POINTER(JsonRpcClassification), c_void_p, c_size_t],
+        [c_char_p, c_size_t, c_uint32, POINTER(JsonRpcClassification), c_void_p, c_size_t],
     ),
     "jsonrpc_classification_free": (None, [POINTER(JsonRpcClassification)]),
-    # The reader is opaque: its pointer is a plain integer here.
-    "jsonrpc_reader_new": (c_void_p, [c_size_t]),
+    # The reader and the session are opaque: their pointers are plain
+    # integers here. (max_line, profile)
+    "jsonrpc_reader_new": (c_void_p, [c_size_t, c_uint32]),
     "jsonrpc_reader_feed": (c_uint32, [c_void_p, c_char_p, c_size_t, POINTER(JsonRpcBatch)]),
     "jsonrpc_reader_end": (c_uint32, [c_void_p, POINTER(JsonRpcBatch)]),
     "jsonrpc_reader_free": (None, [c_void_p]),
+    # (role, profile, max_line)
+    "jsonrpc_session_new": (c_void_p, [c_uint32, c_uint32, c_size_t]),
+    "jsonrpc_session_feed": (c_uint32, [c_void_p, c_char_p, c_size_t, POINTER(JsonRpcBatch)]),
+    "jsonrpc_session_end": (c_uint32, [c_void_p, POINTER(JsonRpcBatch)]),
+    "jsonrpc_session_sent": (c_uint32, [c_void_p, c_char_p, c_size_t]),
+    "jsonrpc_session_refused": (c_uint32, [c_void_p, c_char_p, c_size_t, POINTER(JsonRpcDecision)]),
+    "jsonrpc_session_outstanding": (c_size_t, [c_void_p]),
+    "jsonrpc_session_free": (None, [c_void_p]),
     "jsonrpc_kind_name": (c_char_p, [c_uint32]),
     "jsonrpc_kind_is_message": (c_bool, [c_uint32]),
     "jsonrpc_id_kind_name": (c_char_p, [c_uint32]),
     "jsonrpc_role_name": (c_char_p, [c_uint32]),
     "jsonrpc_status_name": (c_char_p, [c_uint32]),
+    "jsonrpc_profile_name": (c_char_p, [c_uint32]),
+    "jsonrpc_action_name": (c_char_p, [c_uint32]),
     "jsonrpc_default_max_line": (c_size_t, []),
     "jsonrpc_log_value": (JsonRpcString, [c_char_p, c_size_t]),
-    "jsonrpc_invalid_reply": (JsonRpcReply, [c_char_p, c_size_t, c_uint32]),
+    # (line, len, role, profile)
+    "jsonrpc_invalid_reply": (JsonRpcReply, [c_char_p, c_size_t, c_uint32, c_uint32]),
     "jsonrpc_string_free": (None, [POINTER(JsonRpcString)]),
     "jsonrpc_version": (c_char_p, []),
     "jsonrpc_abi_version": (c_uint32, []),
@@ -208,6 +235,7 @@ CONSTANTS: Dict[str, int] = {
     "JSONRPC_KIND_RESPONSE": 8,
     "JSONRPC_KIND_NOT_JSONRPC": 9,
     "JSONRPC_KIND_TOO_LONG": 10,
+    "JSONRPC_KIND_INVALID_RESPONSE": 11,
     "JSONRPC_ID_ABSENT": 0,
     "JSONRPC_ID_NULL": 1,
     "JSONRPC_ID_STRING": 2,
@@ -220,8 +248,18 @@ CONSTANTS: Dict[str, int] = {
     "JSONRPC_STATUS_NULL_ARGUMENT": 2,
     "JSONRPC_STATUS_OUT_OF_MEMORY": 3,
     "JSONRPC_STATUS_INTERNAL_ERROR": 4,
+    "JSONRPC_STATUS_UNKNOWN_PROFILE": 5,
+    "JSONRPC_ACTION_NONE": 0,
+    "JSONRPC_ACTION_FORWARD": 1,
+    "JSONRPC_ACTION_ANSWER": 2,
+    "JSONRPC_ACTION_SUBSTITUTE": 3,
+    "JSONRPC_ACTION_ATTRIBUTE": 4,
+    "JSONRPC_ACTION_DROP": 5,
+    "JSONRPC_ACTION_DIVERT": 6,
     "JSONRPC_ROLE_SERVER": 1,
     "JSONRPC_ROLE_CLIENT": 2,
+    "JSONRPC_PROFILE_JSONRPC": 1,
+    "JSONRPC_PROFILE_MCP": 2,
 }
 
 
@@ -296,7 +334,8 @@ def _unchecked(name: str) -> Any:
     """A second function object for ``name``, with no argtypes and no
     restype, for a hot path that passes only ready-made arguments of the
     declared C types: ``bytes`` for a ``const uint8_t *``, the objects that
-    ``c_size_t.from_param`` makes for a ``size_t``, ``byref`` objects for
+    ``c_size_t.from_param`` makes for a ``size_t`` (and
+    ``c_uint32.from_param`` for a ``uint32_t``), ``byref`` objects for
     pointers. ctypes passes those as they are, without a ``from_param`` call
     and an allocation per argument (some 300 ns a call in all, on
     bench/python_bench.py's lines). Never pass it a Python int: without
@@ -310,7 +349,7 @@ def _unchecked(name: str) -> Any:
 
 
 #: ``jsonrpc_classify_into`` for ``classify()``, which passes it a line
-#: (bytes), its length, and a reusable result and scratch buffer by
+#: (bytes), its length, the profile, and a reusable result and scratch buffer by
 #: reference; see ``_unchecked``. Its status is not read: a failure inside
 #: the library leaves the result ``JSONRPC_KIND_NONE``, which ``classify``
 #: checks.

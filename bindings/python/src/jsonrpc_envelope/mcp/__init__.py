@@ -12,10 +12,14 @@ their pipes.
   reads the server's stdout as role ``client``. ``Client(stdio_client(params))``
   instead of ``Client(params)``.
 
-Every decision about a line is the library's (``jsonrpc_envelope.Reader``);
-what the transports do with each kind is SPEC section 9. Lines that never
-reach the SDK are logged on the ``jsonrpc_envelope.mcp`` logger, rendered
-with ``log_value``.
+Both read by the MCP profile (SPEC section 10). Every decision about a
+line is the library's: a ``jsonrpc_envelope.Session`` says what to do with
+each line read (SPEC sections 9 and 10.4), and is told of each line
+written; the transports do what it says. Lines not simply handed to the SDK
+are logged on the ``jsonrpc_envelope.mcp`` logger, with the library's word
+for what was done and the line rendered with ``log_value``; a line the
+SDK's own validation refuses never reaches it as an exception, and is
+logged at error level.
 
 Importing ``jsonrpc_envelope`` alone never imports this module or the SDK.
 """

@@ -1,13 +1,14 @@
 """stdio_client: the SDK's stdio client transport, reading the server's
-stdout with the library's reader as role ``client`` (SPEC section 9).
+stdout with the library's session in role ``client`` and the MCP profile
+(SPEC sections 9 and 10.4).
 
 It has the shape of ``mcp.client.stdio.stdio_client`` (the same spawn, the
 same two pipe tasks in one task group, the same encodings, the same
 shielded shutdown, through the SDK's own helpers); only the reading of the
-server's stdout differs: each chunk goes to the library, which splits it
-into lines and says what each one is, and the handshake rule (``_pending``)
-turns an error that names no request into the answer of the one request
-waiting.
+server's stdout differs: each chunk goes to the library's session, which
+splits it into lines and says what to do with each one (the handshake rule
+and the substitutes included, for which every line written to the server
+is told to it).
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ from typing import Any, AsyncIterator, TextIO, Tuple
 import anyio
 import anyio.lowlevel
 
-from .._api import DEFAULT_MAX_LINE, Reader, Role
-from ._log import kept_from_sdk, line_record, logger
-from ._pending import Outstanding
+from .._api import DEFAULT_MAX_LINE, Profile, Role, Session
+from ._lines import Lines, logger
 from ._sdk import (
     _WRITER_FLUSH_TIMEOUT,
     SessionMessage,
@@ -30,9 +30,9 @@ from ._sdk import (
     _create_platform_compatible_process,
     _drain_stdout,
     _get_executable_command,
-    _parse_line,
     _stop_server_process,
     get_default_environment,
+    types,
 )
 
 
@@ -44,10 +44,11 @@ async def stdio_client(
     max_line: int = DEFAULT_MAX_LINE,
 ) -> AsyncIterator[Tuple[Any, Any]]:
     """Spawns an MCP server subprocess and connects to it over stdin/stdout,
-    as ``mcp.client.stdio.stdio_client`` does, with the envelope rules:
+    as ``mcp.client.stdio.stdio_client`` does, with the envelope rules of
+    the MCP profile, as the library's session decides them for each line:
 
-    - a broken request from the server (``invalid_request``) is answered
-      with the library's ``client`` reply;
+    - a broken request from the server (not valid MCP) is answered with the
+      library's ``client`` reply;
     - a banner, print() output, a JSON log line, an empty line, a batch, a
       bare value, a line longer than ``max_line`` bytes: logged, never
       handed to the session;
@@ -55,142 +56,136 @@ async def stdio_client(
       exactly one request is outstanding, is handed to the session as that
       request's error, so the call fails at once with the server's error;
       with none or several outstanding it is logged and dropped;
-    - the rest is handed to the session as the SDK's own transport hands it.
+    - a response that is not valid MCP is replaced by its substitute (an
+      error for the request it answers) while that request waits, and is
+      dropped with a log record otherwise;
+    - the rest is handed to the session as the SDK's own transport hands
+      it, and a line the SDK's validation still refuses never reaches it as
+      an exception (it is answered or dropped, logged at error level).
 
     Raises:
         OSError: If the server process cannot be spawned.
         ValueError: If the spawn parameters are invalid (embedded NUL bytes).
     """
     # Made first, so that a bad max_line fails before a process is spawned;
-    # the reading task frees it.
-    reader = Reader(max_line=max_line, role=Role.CLIENT)
-    command = await _get_executable_command(server.command)
+    # freed when the transport ends.
+    session = Session(Role.CLIENT, profile=Profile.MCP, max_line=max_line)
+    try:
+        command = await _get_executable_command(server.command)
 
-    process = await _create_platform_compatible_process(
-        command=command,
-        args=server.args,
-        env=get_default_environment() | (server.env or {}),
-        errlog=errlog,
-        cwd=server.cwd,
-    )
+        process = await _create_platform_compatible_process(
+            command=command,
+            args=server.args,
+            env=get_default_environment() | (server.env or {}),
+            errlog=errlog,
+            cwd=server.cwd,
+        )
 
-    # The spawn succeeded; no awaits until the task group is entered, or a
-    # cancellation delivered in the gap would leak the live process.
-    read_stream_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, write_stream_reader = anyio.create_memory_object_stream[SessionMessage](0)
+        # The spawn succeeded; no awaits until the task group is entered, or a
+        # cancellation delivered in the gap would leak the live process.
+        read_stream_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        write_stream, write_stream_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
-    shutting_down = False
-    writer_done = anyio.Event()
-    # No checkpoint when free: a write costs no extra turn of the event loop.
-    send_lock = anyio.Lock(fast_acquire=True)
-    outstanding = Outstanding()
+        shutting_down = False
+        writer_done = anyio.Event()
+        # No checkpoint when free: a write costs no extra turn of the event loop.
+        send_lock = anyio.Lock(fast_acquire=True)
 
-    async def send_line(text: str) -> None:
-        # Whole lines, one at a time: the session's messages and the
-        # library's replies share the server's stdin.
-        data = (text + "\n").encode(encoding=server.encoding, errors=server.encoding_error_handler)
-        async with send_lock:
-            await process.stdin.send(data)
+        async def send_line(text: str) -> None:
+            # Whole lines, one at a time: the session's messages and the
+            # library's replies share the server's stdin. The library's session
+            # hears of each before it leaves, so that its answer always finds it.
+            data = (text + "\n").encode(encoding=server.encoding, errors=server.encoding_error_handler)
+            async with send_lock:
+                session.sent(data[:-1])
+                await process.stdin.send(data)
 
-    async def send_reply(text: str) -> None:
-        # A server gone or not reading its stdin ends the session elsewhere.
-        with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            await send_line(text)
+        async def send_reply(text: str) -> None:
+            # A server gone or not reading its stdin ends the session elsewhere.
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                await send_line(text)
 
-    async def handle(number: int, line: Any, c: Any) -> None:
-        if await kept_from_sdk("stdout", number, line, c, send_reply):
-            return
-        if c.names_no_request:
-            attributed = outstanding.attribute(c)
-            if attributed is None:
-                action = f"names no request, {len(outstanding)} outstanding, dropped"
-                line_record("stdout", number, c.kind, action, line)
-                return
-            line = attributed
-        item = _parse_line(line.decode(server.encoding, server.encoding_error_handler))
-        if isinstance(item, SessionMessage):
-            outstanding.answered(item.message)
-        await read_stream_writer.send(item)
+        def validate(data: bytes) -> Any:
+            # The SDK's own decoding of a line of the server's stdout.
+            text = data.decode(server.encoding, server.encoding_error_handler)
+            return types.jsonrpc_message_adapter.validate_json(text, by_name=False)
 
-    async def stdout_reader() -> None:
-        assert process.stdout, "Opened process is missing stdout"
+        lines = Lines("stdout", session, validate, read_stream_writer.send, send_reply)
 
-        number = 0
+        async def stdout_reader() -> None:
+            assert process.stdout, "Opened process is missing stdout"
 
-        async def deliver(messages: Any) -> bool:
-            nonlocal number
-            for line, c in messages:
-                number += 1
-                try:
-                    await handle(number, line, c)
-                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    return False  # the session is gone; only the drain remains
-            return True
+            async def deliver(decided: Any) -> bool:
+                for d in decided:
+                    try:
+                        await lines.act(d)
+                    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        return False  # the session is gone; only the drain remains
+                return True
 
-        try:
-            async with read_stream_writer:
-                try:
-                    # One chunk at a time; no read-ahead while a delivery is blocked.
-                    async for chunk in process.stdout:
-                        if not await deliver(reader.feed(chunk)):
-                            return
-                    await deliver(reader.end())
-                finally:
-                    reader.close()
-                    await _drain_stdout(process)
-        except anyio.ClosedResourceError:
-            pass  # our own shutdown closed the stdout stream under the read
-        except (anyio.BrokenResourceError, ConnectionError):
-            # Teardown noise during shutdown, a real failure otherwise; either way
-            # the session sees clean closure when the read stream closes.
-            if not shutting_down:
-                logger.exception("Reading from the MCP server's stdout failed mid-session")
+            try:
+                async with read_stream_writer:
+                    try:
+                        # One chunk at a time; no read-ahead while a delivery is blocked.
+                        async for chunk in process.stdout:
+                            if not await deliver(session.feed(chunk)):
+                                return
+                        await deliver(session.end())
+                    finally:
+                        await _drain_stdout(process)
+            except anyio.ClosedResourceError:
+                pass  # our own shutdown closed the stdout stream under the read
+            except (anyio.BrokenResourceError, ConnectionError):
+                # Teardown noise during shutdown, a real failure otherwise; either way
+                # the session sees clean closure when the read stream closes.
+                if not shutting_down:
+                    logger.exception("Reading from the MCP server's stdout failed mid-session")
 
-    async def stdin_writer() -> None:
-        assert process.stdin, "Opened process is missing stdin"
+        async def stdin_writer() -> None:
+            assert process.stdin, "Opened process is missing stdin"
 
-        try:
-            async with write_stream_reader:
-                async for session_message in write_stream_reader:
-                    json = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                    # Counted before it leaves, so that its answer always finds it.
-                    outstanding.written(session_message.message)
-                    await send_line(json)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            # The server may still be alive: close the read stream so the session
-            # sees the connection end instead of a request hanging forever.
-            await read_stream_writer.aclose()
-        finally:
-            writer_done.set()
+            try:
+                async with write_stream_reader:
+                    async for session_message in write_stream_reader:
+                        json = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                        await send_line(json)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                # The server may still be alive: close the read stream so the session
+                # sees the connection end instead of a request hanging forever.
+                await read_stream_writer.aclose()
+            finally:
+                writer_done.set()
 
-    async def shutdown() -> None:
-        """Winds the transport down: stop traffic, flush, stop the server, release the streams."""
-        # Unblock the reader into its drain: a server stuck writing stdout cannot
-        # read its stdin, so draining is what lets the flush below complete.
-        read_stream.close()
-        # Bounded window for the writer to flush already-accepted messages.
-        write_stream.close()
-        with anyio.move_on_after(_WRITER_FLUSH_TIMEOUT) as flush_scope:
-            await writer_done.wait()
-        if flush_scope.cancelled_caught:
-            await anyio.lowlevel.cancel_shielded_checkpoint()
-        await _stop_server_process(process)
-        await _aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
-        # One pass so unblocked tasks exit via their except paths before the cancel.
-        await anyio.lowlevel.checkpoint()
+        async def shutdown() -> None:
+            """Winds the transport down: stop traffic, flush, stop the server, release the streams."""
+            # Unblock the reader into its drain: a server stuck writing stdout cannot
+            # read its stdin, so draining is what lets the flush below complete.
+            read_stream.close()
+            # Bounded window for the writer to flush already-accepted messages.
+            write_stream.close()
+            with anyio.move_on_after(_WRITER_FLUSH_TIMEOUT) as flush_scope:
+                await writer_done.wait()
+            if flush_scope.cancelled_caught:
+                await anyio.lowlevel.cancel_shielded_checkpoint()
+            await _stop_server_process(process)
+            await _aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
+            # One pass so unblocked tasks exit via their except paths before the cancel.
+            await anyio.lowlevel.checkpoint()
 
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(stdout_reader)
-        tg.start_soon(stdin_writer)
-        try:
-            yield read_stream, write_stream
-        finally:
-            shutting_down = True
-            # Shutdown must finish even under caller cancellation, or the server
-            # process would leak; every wait inside is bounded.
-            with anyio.CancelScope(shield=True):
-                await shutdown()
-            # Unstick pipe tasks a kill survivor's open pipe end could still block.
-            tg.cancel_scope.cancel()
-    # The cancel lands via throw(); one yield resyncs 3.11 coverage (gh-106749).
-    await anyio.lowlevel.cancel_shielded_checkpoint()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(stdout_reader)
+            tg.start_soon(stdin_writer)
+            try:
+                yield read_stream, write_stream
+            finally:
+                shutting_down = True
+                # Shutdown must finish even under caller cancellation, or the server
+                # process would leak; every wait inside is bounded.
+                with anyio.CancelScope(shield=True):
+                    await shutdown()
+                # Unstick pipe tasks a kill survivor's open pipe end could still block.
+                tg.cancel_scope.cancel()
+        # The cancel lands via throw(); one yield resyncs 3.11 coverage (gh-106749).
+        await anyio.lowlevel.cancel_shielded_checkpoint()
+    finally:
+        session.close()

@@ -26,7 +26,6 @@ try:
         _create_platform_compatible_process,
         _drain_stdout,
         _get_executable_command,
-        _parse_line,
         _stop_server_process,
         get_default_environment,
     )
@@ -39,7 +38,6 @@ try:
         _UnownedTextWrapper,
     )
     from mcp.shared._context_streams import create_context_streams
-    from mcp.shared.dispatcher import coerce_request_id
     from mcp.shared.message import SessionMessage
 except ImportError as error:  # pragma: no cover - depends on the SDK's version
     from importlib.metadata import version
@@ -63,9 +61,7 @@ __all__ = [
     "_get_executable_command",
     "_open_stdin_diversion",
     "_open_stdout_diversion",
-    "_parse_line",
     "_stop_server_process",
-    "coerce_request_id",
     "create_context_streams",
     "get_default_environment",
     "mcp",

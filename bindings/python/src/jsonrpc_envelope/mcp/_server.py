@@ -1,11 +1,13 @@
 """stdio_server: the SDK's stdio server transport, reading stdin with the
-library's reader as role ``server`` (SPEC section 9).
+library's session in role ``server`` and the MCP profile (SPEC sections 9
+and 10.4).
 
 It has the shape of ``mcp.server.stdio.stdio_server`` (same arguments, same
 claim of fd 0 and 1, same two tasks in one task group, same streams and
 encoding); only the reading of stdin differs: a chunk at a time, in a
-worker thread as the SDK's own reads are, handed to the library, which
-splits it into lines and says what each one is.
+worker thread as the SDK's own reads are, handed to the library's session,
+which splits it into lines and says what to do with each one; and every
+line written to stdout is told to the session (``Session.sent``).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from .._api import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, Reader, Role
-from ._log import kept_from_sdk
+from .._api import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, Profile, Role, Session
+from ._lines import Lines
 from ._sdk import (
     MCPServer,
     Server,
@@ -61,16 +63,22 @@ async def stdio_server(
     max_line: int = DEFAULT_MAX_LINE,
 ) -> AsyncIterator[Tuple[Any, Any]]:
     """Serve MCP over the process's stdin and stdout, as
-    ``mcp.server.stdio.stdio_server`` does, with the envelope rules:
+    ``mcp.server.stdio.stdio_server`` does, with the envelope rules of the
+    MCP profile, as the library's session decides them for each line:
 
-    - a line owed a ``server`` reply (not JSON, a batch, not an object, an
-      invalid request) is answered at once with the library's reply and
-      never reaches the SDK;
+    - a line owed a ``server`` reply (not JSON, a batch, not an object, a
+      request that is not valid MCP) is answered at once with the
+      library's reply and never reaches the SDK;
     - an empty line, a JSON object that is not JSON-RPC, and a line longer
       than ``max_line`` bytes (never held whole) are dropped, each with a
       log record;
-    - requests, notifications and responses are handed to the SDK as its
-      own transport hands them.
+    - a response that is not valid MCP is replaced by its substitute (an
+      error for the request it answers) while that request waits, and an
+      error that names no request is given to the one request waiting;
+      otherwise they are dropped with a log record;
+    - the rest is handed to the SDK as its own transport hands it, and a
+      line the SDK's validation still refuses never reaches it as an
+      exception (it is answered or dropped, logged at error level).
 
     Yields ``(read_stream, write_stream)`` for ``Server.run``. While serving,
     fd 0 points at the null device and fd 1 at stderr, as with the SDK's.
@@ -78,8 +86,8 @@ async def stdio_server(
     restore_stdin: Optional[Callable[[], None]] = None
     restore_stdout: Optional[Callable[[], None]] = None
     # Made first, so that a bad max_line fails before fd 0 and 1 are
-    # claimed; the reading task frees it.
-    reader = Reader(max_line=max_line, role=Role.SERVER)
+    # claimed; freed when the transport ends.
+    session = Session(Role.SERVER, profile=Profile.MCP, max_line=max_line)
     try:
         if not stdin:
             stdin_buffer, restore_stdin = _claim_fd(0, sys.stdin, "rb", _open_stdin_diversion)
@@ -98,34 +106,24 @@ async def stdio_server(
 
         async def write_line(text: str) -> None:
             # One line per call, whole, in one worker-thread hop; the lock
-            # keeps the library's replies and the SDK's messages apart.
+            # keeps the library's replies and the SDK's messages apart. The
+            # session hears of it before it leaves, so that its answer
+            # always finds it.
             async with write_lock:
+                session.sent(text)
                 await anyio.to_thread.run_sync(_write_line, out, text)
 
-        async def handle(number: int, line: Any, c: Any) -> None:
-            if await kept_from_sdk("stdin", number, line, c, write_line):
-                return
-            try:
-                message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-            except Exception as exc:
-                await read_stream_writer.send(exc)
-                return
-            await read_stream_writer.send(SessionMessage(message))
+        lines = Lines("stdin", session, _validate, read_stream_writer.send, write_line)
 
         async def stdin_reader() -> None:
-            number = 0
             try:
                 async with read_stream_writer:
-                    try:
-                        while True:
-                            chunk = await anyio.to_thread.run_sync(read, DEFAULT_CHUNK_SIZE)
-                            for line, c in reader.feed(chunk) if chunk else reader.end():
-                                number += 1
-                                await handle(number, line, c)
-                            if not chunk:
-                                return
-                    finally:
-                        reader.close()
+                    while True:
+                        chunk = await anyio.to_thread.run_sync(read, DEFAULT_CHUNK_SIZE)
+                        for decided in session.feed(chunk) if chunk else session.end():
+                            await lines.act(decided)
+                        if not chunk:
+                            return
             except anyio.ClosedResourceError:  # pragma: no cover
                 await anyio.lowlevel.checkpoint()
 
@@ -143,10 +141,16 @@ async def stdio_server(
             tg.start_soon(stdout_writer)
             yield read_stream, write_stream
     finally:
+        session.close()
         if restore_stdout is not None:
             restore_stdout()
         if restore_stdin is not None:
             restore_stdin()
+
+
+def _validate(data: bytes) -> Any:
+    """The SDK's own decoding of a line, as its stdio_server does it."""
+    return types.jsonrpc_message_adapter.validate_json(data, by_name=False)
 
 
 async def run_async(server: Any, *, max_line: int = DEFAULT_MAX_LINE) -> None:
