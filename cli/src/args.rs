@@ -1,7 +1,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use jsonrpc_envelope::{DEFAULT_MAX_LINE, Role};
+use jsonrpc_envelope::{DEFAULT_MAX_LINE, Profile, Role};
 
 use crate::guard::{self, GuardOptions};
 
@@ -16,6 +16,8 @@ pub enum Command {
 pub struct Options {
     pub command: Command,
     pub role: Role,
+    /// The rules lines are read by (`--profile`; the library's default).
+    pub profile: Profile,
     /// `lint --recording`: the file is a guard's recording.
     pub recording: bool,
     pub max_line: usize,
@@ -27,6 +29,7 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<Options, String
     let mut options = Options {
         command: Command::Help,
         role: Role::Client,
+        profile: Profile::default(),
         recording: false,
         max_line: DEFAULT_MAX_LINE,
         file: None,
@@ -60,6 +63,7 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<Options, String
                 role_given = true;
             }
             Some("--recording") if matches!(options.command, Command::Lint) => options.recording = true,
+            Some("--profile") => options.profile = profile(&value(&mut args, "--profile")?)?,
             Some("--max-line") => options.max_line = max_line(&value(&mut args, "--max-line")?)?,
             Some(flag) if flag.starts_with('-') && flag != "-" => return Err(format!("unknown option {flag:?}")),
             _ if options.file.is_none() => options.file = Some(PathBuf::from(arg)),
@@ -78,6 +82,16 @@ pub fn max_line(text: &str) -> Result<usize, String> {
         .ok()
         .filter(|&n: &usize| n > 0)
         .ok_or_else(|| format!("--max-line takes a positive number of bytes, not {text:?}"))
+}
+
+/// A `--profile` value: a profile's name, as the library reads it.
+pub fn profile(text: &str) -> Result<Profile, String> {
+    text.parse().map_err(|e| format!("--profile: {e}"))
+}
+
+/// The profiles' names, for help texts: `jsonrpc|mcp`.
+pub fn profile_names() -> String {
+    Profile::ALL.map(Profile::name).join("|")
 }
 
 fn value(args: &mut impl Iterator<Item = OsString>, flag: &str) -> Result<String, String> {

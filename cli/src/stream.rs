@@ -2,7 +2,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use jsonrpc_envelope::{Line, Reader};
+use jsonrpc_envelope::{Line, Profile, Reader};
 
 /// Bytes asked of the input per read.
 const CHUNK: usize = 64 * 1024;
@@ -21,13 +21,15 @@ pub fn open(file: Option<&Path>) -> io::Result<Box<dyn Read>> {
 }
 
 /// Calls `each` with every line of `input`, in order, as the library's
-/// reader gives them (memory stays within `max_line` plus one read).
+/// reader gives them, classified by `profile` (memory stays within
+/// `max_line` plus one read).
 pub fn for_each_line(
     mut input: impl Read,
     max_line: usize,
+    profile: Profile,
     mut each: impl FnMut(Line<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
-    let mut reader = Reader::new(max_line);
+    let mut reader = Reader::with_profile(max_line, profile);
     let mut chunk = vec![0; CHUNK];
     loop {
         let read = match input.read(&mut chunk) {

@@ -49,6 +49,7 @@ fn classify_writes_the_vector_record_of_every_line_in_its_key_order() {
         "reason",
         "reply_server",
         "reply_client",
+        "substitute",
     ];
     for (case, record) in cases.iter().zip(records) {
         let mut at = 0;
@@ -56,8 +57,62 @@ fn classify_writes_the_vector_record_of_every_line_in_its_key_order() {
             let found = record[at..].find(&format!("\"{key}\":")).unwrap_or_else(|| panic!("{key} in {record}"));
             at += found;
         }
+        let mut record: Value = serde_json::from_str(record).expect("record is JSON");
+        // envelope.jsonl has no substitute: the JSON-RPC profile gives none.
+        let substitute = record.as_object_mut().unwrap().remove("substitute");
+        assert_eq!(substitute, Some(Value::Null), "{}", case.name);
+        common::assert_record(case, record);
+    }
+}
+
+#[test]
+fn classify_by_the_mcp_profile_writes_the_record_of_every_mcp_vector() {
+    let cases: Vec<_> = common::mcp_cases().into_iter().filter(|c| !c.line.contains(&b'\n')).collect();
+    assert!(cases.len() >= 200, "{}", cases.len());
+    assert!(cases.iter().any(|c| c.expected["kind"] == "invalid_response" && c.expected["substitute"].is_string()));
+    let stream = cases.iter().map(|c| c.line.as_slice()).collect::<Vec<_>>().join(&b"\n"[..]);
+    let out = run(&["classify", "--profile", "mcp"], &stream);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let records: Vec<&str> = text.lines().collect();
+    assert_eq!(records.len(), cases.len());
+    for (case, record) in cases.iter().zip(records) {
         common::assert_record(case, serde_json::from_str(record).expect("record is JSON"));
     }
+}
+
+#[test]
+fn the_profile_decides_the_kind_of_a_few_lines_written_out_by_hand() {
+    // SPEC §10.1 to §10.3, by hand: a null request id, a fractional one, a
+    // result that is no object, and one that is.
+    let lines = concat!(
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n",
+    );
+    let records = |args: &[&str]| -> Vec<Value> {
+        let out = run(args, lines.as_bytes());
+        assert!(out.status.success());
+        stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let kinds = |records: &[Value]| records.iter().map(|r| r["kind"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let jsonrpc = records(&["classify"]);
+    assert_eq!(jsonrpc, records(&["classify", "--profile", "jsonrpc"]));
+    assert_eq!(kinds(&jsonrpc), ["request", "request", "response", "response"]);
+    let mcp = records(&["classify", "--profile", "mcp"]);
+    assert_eq!(kinds(&mcp), ["invalid_request", "invalid_request", "invalid_response", "response"]);
+    assert_eq!(
+        mcp[0]["reply_server"],
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: an MCP id must be a string or an integer, not null"}}"#
+    );
+    assert_eq!(mcp[2]["reason"], "Invalid Response: the result must be an object, not an array");
+    assert_eq!(
+        mcp[2]["substitute"],
+        r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Internal error: the peer's response to this request is not valid MCP"}}"#
+    );
+    assert_eq!(mcp[2]["reply_server"], Value::Null);
+    assert_eq!(mcp[3]["substitute"], Value::Null);
 }
 
 #[test]
@@ -98,16 +153,57 @@ fn lint_names_each_troubling_line_and_exits_1() {
         "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":7}\n",
         "\n",
     );
+    // The JSON-RPC profile (the default): the session forwards the error
+    // that names no request, and diverts the empty line, which is no
+    // message.
     let out = run(&["lint"], capture.as_bytes());
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     assert!(text.contains("line 2: parse_error: not JSON"), "{text}");
+    assert!(text.contains("Server listening on stdio; diverted: not a message\n"), "{text}");
     assert!(text.contains("line 3: not_jsonrpc:"), "{text}");
-    assert!(text.contains("line 4: response: an error that names no request"), "{text}");
     assert!(text.contains("line 5: invalid_request: Invalid Request: the method must be a string, not a number"));
+    assert!(text.contains("not a number; answered: owed a reply\n"), "{text}");
     assert!(text.contains(r#"reply: {"jsonrpc":"2.0","id":2,"error":{"code":-32600"#), "{text}");
-    assert!(!text.contains("line 1:") && !text.contains("line 6:"), "{text}");
+    assert!(text.contains("line 6: empty: an empty line; diverted: not a message"), "{text}");
+    assert!(!text.contains("line 1:") && !text.contains("line 4:"), "{text}");
+    assert!(text.contains("actions: 2 forwarded, 1 answered, 3 diverted\n"), "{text}");
     assert!(text.contains("6 lines:") && text.contains("4 would trouble a peer reading as client"), "{text}");
+    assert_eq!(stdout(&run(&["lint", "--profile", "jsonrpc"], capture.as_bytes())), text);
+
+    // The MCP profile drops it: no request of the reader's is outstanding.
+    let out = run(&["lint", "--profile", "mcp"], capture.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "line 4: response: an error that names no request: {\"code\":-32700,\"message\":\"Parse error\"}; \
+             dropped: an error that names no request, while not exactly one request is outstanding\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("line 5: invalid_request: Invalid Request: the method must be a string, not a number"));
+    assert!(!text.contains("line 1:"), "{text}");
+    assert!(text.contains("5 would trouble a peer reading as client"), "{text}");
+}
+
+#[test]
+fn lint_by_the_mcp_profile_names_an_invalid_response_and_its_reason() {
+    let capture = "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":{},\"extra\":1}\n";
+    let out = run(&["lint", "--profile", "mcp"], capture.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "line 1: invalid_response: Invalid Response: an MCP response has exactly one of result and error, \
+             and no members but jsonrpc and id besides; dropped: "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("1 lines: 1 invalid_response\n"), "{text}");
+    // The JSON-RPC profile has nothing to say about it.
+    let out = run(&["lint"], capture.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
 
 #[test]
@@ -129,6 +225,9 @@ fn errors_are_one_line_with_exit_status_2() {
         &["frobnicate"],
         &[],
         &["lint", "--role", "peer"],
+        &["classify", "--profile", "json"],
+        &["lint", "--profile"],
+        &["lint", "--recording", "--profile", "MCP", "-"],
     ] {
         let out = run(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -145,6 +244,13 @@ fn help_has_examples() {
     let out = run(&["--help"], b"");
     assert!(out.status.success());
     assert!(stdout(&out).contains("Examples:"));
+    assert!(stdout(&out).contains("--profile jsonrpc|mcp"), "{}", stdout(&out));
+    let unknown = run(&["classify", "--profile", "json"], b"");
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains(r#"unknown profile "json""#),
+        "{}",
+        String::from_utf8_lossy(&unknown.stderr)
+    );
 }
 
 #[test]

@@ -182,7 +182,7 @@ fn the_childs_stderr_passes_through_and_diagnostics_are_safe_log_text() {
     assert!(out.is_empty());
     let (ours, theirs) = split_stderr(&stderr);
     assert_eq!(theirs, ["child: plain \x1b[31mred"]);
-    assert_eq!(ours, ["to_host line 1: parse_error, diverted: \\u001b[31mred \\u202eevil"]);
+    assert_eq!(ours, ["to_host line 1: parse_error, diverted (not a message): \\u001b[31mred \\u202eevil"]);
 }
 
 #[test]
@@ -198,7 +198,13 @@ fn quiet_keeps_diagnostics_out_and_pass_invalid_forwards_what_would_be_answered(
     assert!(status.success());
     assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
     let (ours, _) = split_stderr(&stderr);
-    assert_eq!(ours, ["to_host line 1: parse_error, diverted: not json", "to_host line 2: batch, diverted: [1]"]);
+    assert_eq!(
+        ours,
+        [
+            "to_host line 1: parse_error, diverted (not a message): not json",
+            "to_host line 2: batch, diverted (not a message): [1]"
+        ]
+    );
 }
 
 #[test]
@@ -280,19 +286,27 @@ fn a_recording_has_every_line_and_lint_reviews_each_direction_with_its_role() {
     assert_eq!(record("to_server", 4)["line"], "");
     assert_eq!(record("to_host", 6)["reply"], Value::Null);
 
-    let (status, out, _) = run(&["lint", "--recording", recording.to_str().unwrap()], b"");
+    // Read by the guard's profile, and by the JSON-RPC one, which calls
+    // every line of this session what the MCP profile calls it.
+    let (status, out, _) = run(&["lint", "--recording", "--profile", "mcp", recording.to_str().unwrap()], b"");
     assert_eq!(status.code(), Some(1));
     let lint = String::from_utf8(out).unwrap();
+    let (status, out, _) = run(&["lint", "--recording", recording.to_str().unwrap()], b"");
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(String::from_utf8(out).unwrap(), lint);
     for expected in [
         "to_host line 1: parse_error: not JSON",
         "to_host line 2: not_jsonrpc: JSON but not JSON-RPC, such as a log line:",
-        "to_host line 5: invalid_request: Invalid Request: the method must be a string, not a number",
+        "to_host line 5: invalid_request: Invalid Request: the method must be a string, not a number; answered: owed a reply",
         "to_server line 2: parse_error: not JSON",
         r#"    reply: {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
-        "to_server line 3: too_long: a line of 5000 bytes, over the guard's line limit; dropped",
+        "to_server line 3: too_long: a line of 5000 bytes; dropped: longer than the line limit",
+        "to_server line 4: empty: an empty line; dropped: not a message",
         "to_server 4 lines: 1 empty, 1 parse_error, 1 request, 1 too_long",
-        "to_server 2 would trouble a peer reading as server",
+        "to_server actions: 1 forwarded, 1 answered, 2 dropped",
+        "to_server 3 would trouble a peer reading as server",
         "to_host 6 lines: 1 invalid_request, 1 not_jsonrpc, 3 parse_error, 1 response",
+        "to_host actions: 1 forwarded, 1 answered, 4 diverted",
         "to_host 5 would trouble a peer reading as client",
     ] {
         assert!(lint.lines().any(|l| l.starts_with(expected)), "{expected:?} in\n{lint}");

@@ -12,7 +12,7 @@ import queue
 import sys
 from dataclasses import dataclass, field
 
-from peers import SERVERS, Peer, guarded, vectors
+from peers import GUARD_PROFILE, SERVERS, Peer, guarded, vectors
 
 PATIENCE = 20.0
 LONG_LINE = 64 << 20
@@ -30,10 +30,11 @@ def encode(message: dict) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
-def abuse_lines() -> list[tuple[str, bytes, str | None]]:
+def abuse_lines(profile: str = GUARD_PROFILE) -> list[tuple[str, bytes, str | None]]:
     """(label, the bytes sent with their line ending, the vector's server
-    reply or None). The vectors are the Rust test's (cli/tests/guard_naive.rs)."""
-    v = vectors()
+    reply by `profile`, or None). The vectors are the Rust test's
+    (cli/tests/guard_naive.rs); the lines are the same in either profile."""
+    v = vectors(profile)
 
     def line(name: str) -> bytes:
         text = v[name]["line"].encode()

@@ -31,15 +31,25 @@ CLIENTS = {
 }
 
 
+# The guard's profile unless --profile says otherwise (SPEC section 10).
+GUARD_PROFILE = "mcp"
+
+
 def guarded(command: list[str], *options: str) -> list[str]:
     return [GUARD, "guard", *options, "--", *command]
 
 
-def vectors() -> dict[str, dict]:
-    """tests/vectors/envelope.jsonl by name."""
-    with open(ROOT / "tests/vectors/envelope.jsonl", encoding="utf-8") as f:
+def vectors(profile: str = "mcp") -> dict[str, dict]:
+    """The vectors of envelope.jsonl by name, as `profile` classifies them:
+    envelope.jsonl itself for "jsonrpc"; for "mcp", the records mcp.jsonl
+    keeps of its lines (named "envelope: NAME" there)."""
+    if profile == "jsonrpc":
+        with open(ROOT / "tests/vectors/envelope.jsonl", encoding="utf-8") as f:
+            return {r["name"]: r for r in map(json.loads, f)}
+    prefix = "envelope: "
+    with open(ROOT / "tests/vectors/mcp.jsonl", encoding="utf-8") as f:
         records = [json.loads(line) for line in f]
-    return {r["name"]: r for r in records}
+    return {r["name"][len(prefix) :]: r for r in records if r["name"].startswith(prefix)}
 
 
 class Peer:

@@ -9,6 +9,7 @@ guard, every session completes with none.
 """
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -37,7 +38,11 @@ def test_a_real_client_completes_a_session_through_the_guard(client, server):
     assert status == 0, stderr
     assert report == {"sdk": client, **ECHO}, stderr
     # The pollution reached the guard's stderr, and nothing else did.
-    assert "jsonrpc-envelope guard: to_host line 1: parse_error, diverted: " in stderr
+    assert re.search(r"^jsonrpc-envelope guard: to_host line 1: parse_error, diverted \(.+\): ", stderr, re.M), stderr
+    # Every line either way was a message every SDK reads: none was
+    # answered, substituted, attributed or dropped.
+    actions = re.findall(r"^jsonrpc-envelope guard: to_\w+ line \d+: \w+, (\w+) ", stderr, re.M)
+    assert set(actions) == {"diverted"}, stderr
 
 
 @pytest.mark.parametrize("server", sorted(SERVERS))

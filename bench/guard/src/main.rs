@@ -13,7 +13,9 @@
 //! two threads copying bytes to and from `cat`, no rules): any process
 //! between host and server costs its hops through pipes and the wake-ups
 //! of its threads, and the relay shows that floor, so the guard's own
-//! share is the difference from it.
+//! share is the difference from it. The guard runs twice: as it runs by
+//! default, by the MCP profile (SPEC §10), and with `--profile jsonrpc`,
+//! which reads lines by JSON-RPC 2.0 alone and tracks no request ids.
 //!
 //!   bench-guard [PATH-TO-jsonrpc-envelope]
 
@@ -35,7 +37,10 @@ const BLOCK: usize = 500;
 enum Side<'a> {
     Direct,
     Relay,
+    /// The guard by its default profile (MCP).
     Guard(&'a str),
+    /// The guard with `--profile jsonrpc`.
+    GuardJsonRpc(&'a str),
 }
 
 impl Side<'_> {
@@ -44,6 +49,7 @@ impl Side<'_> {
             Side::Direct => "cat alone",
             Side::Relay => "bare relay -- cat",
             Side::Guard(_) => "guard -- cat",
+            Side::GuardJsonRpc(_) => "guard --profile jsonrpc -- cat",
         }
     }
 }
@@ -59,6 +65,11 @@ fn spawn(side: Side) -> Child {
         Side::Guard(path) => {
             let mut command = Command::new(path);
             command.args(["guard", "--quiet", "--", "cat"]);
+            command
+        }
+        Side::GuardJsonRpc(path) => {
+            let mut command = Command::new(path);
+            command.args(["guard", "--quiet", "--profile", "jsonrpc", "--", "cat"]);
             command
         }
     };
@@ -203,11 +214,16 @@ fn print_latency(title: &str, sides: &[Side], results: &[(Duration, Duration)]) 
     for (side, (p50, p99)) in sides.iter().zip(results) {
         println!("| {} | {:.1} | {:.1} |", side.name(), micros(*p50), micros(*p99));
     }
-    let added = |k: usize| (micros(results[2].0) - micros(results[k].0), micros(results[2].1) - micros(results[k].1));
-    let ((over_cat50, over_cat99), (over_relay50, over_relay99)) = (added(0), added(1));
-    println!(
-        "added by the guard: p50 {over_cat50:.1} µs (target: at most 50), p99 {over_cat99:.1} µs; over the bare relay: p50 {over_relay50:.1} µs, p99 {over_relay99:.1} µs"
-    );
+    for guard in [2, 3] {
+        let added = |k: usize| {
+            (micros(results[guard].0) - micros(results[k].0), micros(results[guard].1) - micros(results[k].1))
+        };
+        let ((over_cat50, over_cat99), (over_relay50, over_relay99)) = (added(0), added(1));
+        println!(
+            "added by {}: p50 {over_cat50:.1} µs (target: at most 50), p99 {over_cat99:.1} µs; over the bare relay: p50 {over_relay50:.1} µs, p99 {over_relay99:.1} µs",
+            sides[guard].name()
+        );
+    }
 }
 
 fn main() {
@@ -218,7 +234,7 @@ fn main() {
     let corpus = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../out/small.jsonl")).expect("corpus");
     let lines = corpus.iter().filter(|&&b| b == b'\n').count() * REPEAT;
     let input: &'static [u8] = corpus.repeat(REPEAT).leak();
-    let sides = [Side::Direct, Side::Relay, Side::Guard(&guard)];
+    let sides = [Side::Direct, Side::Relay, Side::Guard(&guard), Side::GuardJsonRpc(&guard)];
 
     let (mut walls, mut cpus) = (vec![Vec::new(); sides.len()], vec![Vec::new(); sides.len()]);
     for _ in 0..ROUNDS {
@@ -253,10 +269,11 @@ fn main() {
         );
     }
     println!(
-        "guard / direct: {:.2} (target: at least 0.50); bare relay / direct: {:.2}; guard / bare relay: {:.2}",
+        "guard / direct: {:.2} (target: at least 0.50); bare relay / direct: {:.2}; guard / bare relay: {:.2}; guard --profile jsonrpc / direct: {:.2}",
         rates[2] / rates[0],
         rates[1] / rates[0],
-        rates[2] / rates[1]
+        rates[2] / rates[1],
+        rates[3] / rates[0]
     );
     println!();
 

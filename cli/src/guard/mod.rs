@@ -1,24 +1,24 @@
 //! `jsonrpc-envelope guard`: the envelope rules applied to a live stdio
-//! session (SPEC §8). The child runs with its stdin and stdout on pipes;
-//! one thread pumps each direction through the library's reader, each
-//! destination is a [`sink::Sink`] that writes whole lines, one thread
-//! forwards signals, and this one waits for the child.
+//! session (SPEC §8, §10.4). The child runs with its stdin and stdout on
+//! pipes; one thread pumps each direction through the library's reader and
+//! session, each destination is a [`sink::Sink`] that writes whole lines,
+//! one thread forwards signals, and this one waits for the child.
 //!
-//! - `table`: what each kind of line gets, in each direction;
-//! - `pump`: one direction, from reads to actions;
+//! - `direction`: the two directions, and the role each is read in;
+//! - `pump`: one direction, from reads to the session's actions;
 //! - `sink`: a destination written by two threads, a line at a time;
 //! - `report`, `record`: diagnostics and the recording;
 //! - `child`, `signals`: the child's start, end and signals;
 //! - `options`: the command line.
 
 mod child;
+pub mod direction;
 mod options;
 mod pump;
 pub mod record;
 mod report;
 mod signals;
 mod sink;
-pub mod table;
 
 use std::fs::File;
 use std::io;
@@ -27,11 +27,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::thread;
 
-pub use options::{GuardOptions, HELP, parse};
-use pump::Pump;
+use direction::Direction;
+pub use options::{DEFAULT_PROFILE, GuardOptions, HELP, parse};
+use pump::{Pump, Sessions};
 use report::{Report, diagnostic};
 use sink::Sink;
-use table::Direction;
 
 /// Exit status when the guard itself fails, as `env` uses it.
 const GUARD_FAILED: u8 = 125;
@@ -73,12 +73,15 @@ fn session(options: GuardOptions, report: Arc<Report>) -> io::Result<u8> {
     let child_in = Sink::new("the child", child_stdin, None)?;
     // When the host stops reading, the child's stdin closes (SPEC §8).
     let host_out = Sink::new("the host", host_out, Some(child_in.clone()))?;
+    let sessions = Arc::new(Sessions::new(options.profile));
     let pump = |dir, input, forward_to: &Sink, answer_to: &Sink| Pump {
         dir,
         input,
         forward_to: forward_to.clone(),
         answer_to: answer_to.clone(),
         report: Arc::clone(&report),
+        sessions: Arc::clone(&sessions),
+        profile: options.profile,
         max_line: options.max_line,
         pass_invalid: options.pass_invalid,
     };

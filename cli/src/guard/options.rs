@@ -3,12 +3,16 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use jsonrpc_envelope::DEFAULT_MAX_LINE;
+use jsonrpc_envelope::{DEFAULT_MAX_LINE, Profile};
+
+/// The profile the guard reads lines by unless told otherwise (SPEC §10).
+pub const DEFAULT_PROFILE: Profile = Profile::Mcp;
 
 pub struct GuardOptions {
     /// The program and its arguments.
     pub command: Vec<OsString>,
     pub record: Option<PathBuf>,
+    pub profile: Profile,
     pub pass_invalid: bool,
     pub quiet: bool,
     pub max_line: usize,
@@ -23,28 +27,33 @@ Usage:
   jsonrpc-envelope guard [OPTIONS] -- COMMAND [ARGS...]
 
 COMMAND's stdin and stdout go through the guard; its stderr is the guard's.
-Each line is classified by the library (docs/SPEC.md, section 8):
+Each direction is read by the library's session (docs/SPEC.md, sections 8
+to 10): the host's lines as a server reads its input, COMMAND's as a host
+reads a server's output. For each line the session decides one action, and
+the guard does exactly that: the line goes on unchanged; or the guard answers
+its sender itself (a broken request, or, from the host, a line that is not a
+message), and the other side never sees it; or a line the session writes goes
+on in its place (an MCP response no SDK could read, replaced by an error for
+the request it answers; an error that names no request, given the id of the
+one request outstanding); or it is dropped, or diverted to stderr (a banner
+or a log line printed to COMMAND's stdout never reaches the host).
+The actions, as diagnostics and recordings name them:
+  {ACTIONS}.
 
-  host to server, read as a server reads its input:
-    request, notification, response    forwarded unchanged
-    parse_error, batch, not_object,    answered by the guard with the reply of
-    invalid_request                    section 4; COMMAND never sees the line
-    empty, not_jsonrpc, too_long       dropped, with a diagnostic
-  server to host, read as a host reads a server's output:
-    request, notification, response    forwarded unchanged
-    invalid_request                    answered by the guard, to COMMAND
-    parse_error, batch, not_object,    diverted to stderr as a diagnostic: a
-    empty, not_jsonrpc                 banner or a log line never reaches the host
-    too_long                           dropped, with a diagnostic
-
-Diagnostics are one line each on stderr: the direction, the line's number,
-its kind, what was done, and the line as log_value renders it.
+Diagnostics are one line each on stderr, for every line not simply
+forwarded: the direction, the line's number, its kind, the action and the
+session's note on why, and the line as log_value renders it.
 
 Options:
+  --profile NAME    The rules lines are read by ({PROFILES}; default {GUARD_PROFILE}):
+                    the MCP profile (SPEC section 10) keeps from each side
+                    what no MCP SDK reads; the JSON-RPC one is for peers
+                    that are not MCP.
   --record FILE     Append one JSON object per line seen to FILE: t, dir, n,
-                    kind, action, reply, and line (line_base64 when it is not
+                    kind, action, reply (the guard's answer, or the line sent
+                    in its place), and line (line_base64 when it is not
                     UTF-8, length when it is too long). Review it with
-                    `jsonrpc-envelope lint --recording FILE`.
+                    `jsonrpc-envelope lint --recording --profile NAME FILE`.
   --pass-invalid    Forward the lines the guard would answer, to see how a
                     server copes with them.
   --quiet           No diagnostics on stderr (a recording still has them).
@@ -55,7 +64,8 @@ Options:
 Examples:
   jsonrpc-envelope guard -- python3 my_server.py
   jsonrpc-envelope guard --record session.jsonl -- node build/index.js
-  jsonrpc-envelope lint --recording session.jsonl
+  jsonrpc-envelope lint --recording --profile {GUARD_PROFILE} session.jsonl
+  jsonrpc-envelope guard --profile jsonrpc -- my-json-rpc-peer
 
   In an MCP host's configuration, where a server was
     \"command\": \"my-server\", \"args\": [\"--stdio\"]
@@ -74,6 +84,7 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<GuardOptions, S
     let mut options = GuardOptions {
         command: Vec::new(),
         record: None,
+        profile: DEFAULT_PROFILE,
         pass_invalid: false,
         quiet: false,
         max_line: DEFAULT_MAX_LINE,
@@ -87,6 +98,10 @@ pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<GuardOptions, S
                 return Ok(options);
             }
             Some("--record") => options.record = Some(args.next().ok_or("--record needs a file")?.into()),
+            Some("--profile") => {
+                let value = args.next().ok_or("--profile needs a value")?;
+                options.profile = crate::args::profile(&value.to_string_lossy())?;
+            }
             Some("--pass-invalid") => options.pass_invalid = true,
             Some("--quiet") => options.quiet = true,
             Some("--max-line") => {

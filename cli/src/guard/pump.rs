@@ -1,31 +1,72 @@
 //! One direction of the session: reads a stream with the library's reader
-//! and does with each line what the table says. A line leaves as soon as the
-//! read that ends it returns: the lines of one read are handled in groups,
-//! whose replies go out in one post and whose forwarded lines in one write,
-//! before the next read; then each line of the group is reported, in order.
+//! and does with each line exactly what the direction's [`Session`]
+//! decides. A line leaves as soon as the read that ends it returns: the
+//! lines of one read are handled in groups, whose replies go out in one post
+//! and whose lines handed on in one write, before the next read; then each
+//! line of the group is reported, in order.
+//!
+//! The two directions' sessions are shared by both pumps: each line handed
+//! on, and each of the guard's answers, is written to a peer whose lines one
+//! of the sessions reads, and that session is told of it (`sent`) before the
+//! line is written, so that the answer to a request can never be read
+//! before the session knows the request is outstanding. A pump locks both
+//! sessions once per group, in a fixed order, and never while it writes.
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use jsonrpc_envelope::{Line, Reader};
+use jsonrpc_envelope::{Action, Line, Profile, Reader, Session};
 
+use super::direction::Direction;
 use super::record::{Event, Seen};
 use super::report::Report;
 use super::sink::{Gone, LINES_PER_WRITE, QUEUE_LIMIT, Sink};
-use super::table::{self, Action, Direction};
 
 /// Bytes asked of the input per read: what a pipe holds.
 const CHUNK: usize = 64 << 10;
 
+/// The session of each direction: the host's lines read as a server reads
+/// them, the child's as a host reads them.
+pub struct Sessions {
+    to_server: Mutex<Session>,
+    to_host: Mutex<Session>,
+}
+
+impl Sessions {
+    pub fn new(profile: Profile) -> Sessions {
+        let session = |dir: Direction| Mutex::new(Session::new(dir.role(), profile));
+        Sessions { to_server: session(Direction::ToServer), to_host: session(Direction::ToHost) }
+    }
+
+    /// Both sessions, locked always in the same order (so that the two
+    /// pumps never wait for each other in a circle): the one that reads
+    /// `dir`, then the other.
+    fn lock(&self, dir: Direction) -> (MutexGuard<'_, Session>, MutexGuard<'_, Session>) {
+        let (to_server, to_host) = (lock(&self.to_server), lock(&self.to_host));
+        match dir {
+            Direction::ToServer => (to_server, to_host),
+            Direction::ToHost => (to_host, to_server),
+        }
+    }
+}
+
+fn lock(session: &Mutex<Session>) -> MutexGuard<'_, Session> {
+    // A panic in another thread holding the lock at worst leaves an id
+    // outstanding too long or not at all: the poison is ignored.
+    session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 pub struct Pump {
     pub dir: Direction,
     pub input: File,
-    /// The other side, where forwarded lines go.
+    /// The other side, where lines handed on go.
     pub forward_to: Sink,
     /// The side the lines come from, where the guard's replies go.
     pub answer_to: Sink,
     pub report: Arc<Report>,
+    pub sessions: Arc<Sessions>,
+    pub profile: Profile,
     pub max_line: usize,
     pub pass_invalid: bool,
 }
@@ -34,16 +75,40 @@ pub struct Pump {
 /// `LINES_PER_WRITE` of them, and their replies within the sink's queue.
 struct Group<'r> {
     lines: Vec<Handled<'r>>,
-    forwards: Vec<&'r [u8]>,
+    /// What goes on to the other side, in order.
+    forwards: Vec<Out<'r>>,
     /// The replies, each with its LF.
     replies: String,
 }
 
+/// A line handed on: the line read, or the session's text in its place.
+enum Out<'r> {
+    Line(&'r [u8]),
+    Text(String),
+}
+
+impl AsRef<[u8]> for Out<'_> {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Out::Line(bytes) => bytes,
+            Out::Text(text) => text.as_bytes(),
+        }
+    }
+}
+
 struct Handled<'r> {
-    /// Its reply is `None` here: the reply lies in `Group::replies`.
+    /// Its reply is `None` here: the text lies in the group.
     event: Event<'r>,
-    /// Where the reply lies in `Group::replies`, LF excluded.
-    reply: Option<(usize, usize)>,
+    /// Where the text the guard sent for the line lies in the group.
+    text: Option<Place>,
+}
+
+#[derive(Clone, Copy)]
+enum Place {
+    /// In `Group::replies`, LF excluded.
+    Reply(usize, usize),
+    /// In `Group::forwards`.
+    Forward(usize),
 }
 
 impl Pump {
@@ -51,7 +116,7 @@ impl Pump {
     /// stream when this is the host's: the end of the host's input is the
     /// end of the child's.
     pub fn run(mut self) {
-        let mut reader = Reader::new(self.max_line);
+        let mut reader = Reader::with_profile(self.max_line, self.profile);
         let mut chunk = vec![0; CHUNK];
         let mut delivering = [true, true];
         loop {
@@ -75,12 +140,18 @@ impl Pump {
             let room = batch.len().min(LINES_PER_WRITE);
             let mut group =
                 Group { lines: Vec::with_capacity(room), forwards: Vec::with_capacity(room), replies: String::new() };
+            let mut sessions = None;
             for line in batch {
-                self.handle(line, &mut group);
+                let (own, other) = sessions.get_or_insert_with(|| self.sessions.lock(self.dir));
+                self.handle(line, own, other, &mut group);
                 if group.lines.len() == LINES_PER_WRITE || group.replies.len() >= QUEUE_LIMIT {
+                    // Never locked while writing: a write may wait for the
+                    // other pump, which may wait for the sessions.
+                    sessions = None;
                     self.flush(&mut group, &mut delivering);
                 }
             }
+            drop(sessions);
             self.flush(&mut group, &mut delivering);
             if read == 0 {
                 break;
@@ -91,65 +162,87 @@ impl Pump {
         }
     }
 
-    /// Does with a line what the table says, into `group`.
-    fn handle<'r>(&self, line: Line<'r>, group: &mut Group<'r>) {
+    /// Does with a line what `own`, the session that reads it, decides, into
+    /// `group`; tells the session that reads the line's destination of
+    /// what goes to it.
+    fn handle<'r>(&self, line: Line<'r>, own: &mut Session, other: &mut Session, group: &mut Group<'r>) {
+        let decision = own.decide(&line);
         let (number, kind) = (line.number(), line.kind_name());
-        let (action, seen, reply) = match line {
-            Line::TooLong { len, .. } => (table::action(self.dir, None, self.pass_invalid), Seen::TooLong(len), None),
-            Line::Complete { bytes, classification, .. } => {
-                let action = table::action(self.dir, Some(classification.kind), self.pass_invalid);
-                let reply = if action == Action::Answered { classification.reply(self.dir.role()) } else { None };
-                (action, Seen::Bytes(bytes), reply)
-            }
+        let (seen, classification) = match &line {
+            Line::TooLong { len, .. } => (Seen::TooLong(*len), None),
+            Line::Complete { bytes, classification, .. } => (Seen::Bytes(bytes), Some(classification)),
         };
-        let mut handled =
-            Handled { event: Event { dir: self.dir, number, kind, action, reply: None, line: seen }, reply: None };
-        match (action, seen, reply) {
-            (Action::Forwarded, Seen::Bytes(bytes), _) => group.forwards.push(bytes),
-            (Action::Answered, _, Some(reply)) => {
+        let (mut action, mut note) = (decision.action, decision.note);
+        if self.pass_invalid && action == Action::Answer {
+            (action, note) = (Action::Forward, None);
+        }
+        let event = Event { dir: self.dir, number, kind, action, note, reply: None, line: seen };
+        let mut handled = Handled { event, text: None };
+        match (action, decision.text, seen, classification) {
+            (Action::Forward, _, Seen::Bytes(bytes), Some(classification)) => {
+                other.sent_classified(classification);
+                group.forwards.push(Out::Line(bytes));
+            }
+            (Action::Answer, Some(reply), ..) => {
+                // Written back to the line's sender, whose lines `own` reads.
+                own.sent(reply.as_bytes());
                 let start = group.replies.len();
                 group.replies.push_str(&reply);
-                handled.reply = Some((start, group.replies.len()));
+                handled.text = Some(Place::Reply(start, group.replies.len()));
                 group.replies.push('\n');
             }
-            // The table answers only lines the library has a reply for.
-            (Action::Answered, _, None) => handled.event.action = Action::Dropped,
-            _ => {}
+            (Action::Substitute | Action::Attribute, Some(text), ..) => {
+                other.sent(text.as_bytes());
+                handled.text = Some(Place::Forward(group.forwards.len()));
+                group.forwards.push(Out::Text(text));
+            }
+            (Action::Drop | Action::Divert, ..) => {}
+            // The session forwards only whole lines, and gives a text with
+            // every answer, substitute and attribution: never reached.
+            _ => handled.event.action = Action::Drop,
         }
         group.lines.push(handled);
     }
 
-    /// Posts the group's replies, then writes its forwarded lines, then
+    /// Posts the group's replies, then writes its lines handed on, then
     /// reports its lines, each with what happened to it. Replies go first:
-    /// whatever the other side answers to a forwarded line then reaches the
+    /// whatever the other side answers to a line handed on then reaches the
     /// peer after them, never before a reply to an earlier line.
     fn flush(&self, group: &mut Group<'_>, delivering: &mut [bool; 2]) {
         // Looked for only when a send fails.
         let lines = &group.lines;
-        let first = |action| move || lines.iter().find(|l| l.event.action == action).map_or(0, |l| l.event.number);
+        let first = |sent: fn(Action) -> bool| {
+            move || lines.iter().find(|l| sent(l.event.action)).map_or(0, |l| l.event.number)
+        };
         let answered = group.replies.is_empty()
-            || self.delivered(&self.answer_to, &mut delivering[1], first(Action::Answered), || {
+            || self.delivered(&self.answer_to, &mut delivering[1], first(|a| a == Action::Answer), || {
                 self.answer_to.post(group.replies.as_bytes())
             });
-        let forwarded = group.forwards.is_empty()
-            || self.delivered(&self.forward_to, &mut delivering[0], first(Action::Forwarded), || {
+        let handed_on = group.forwards.is_empty()
+            || self.delivered(&self.forward_to, &mut delivering[0], first(Action::hands_on), || {
                 self.forward_to.write_lines(&group.forwards)
             });
         let records = self.report.records();
         for handled in &group.lines {
             let mut event = handled.event;
             let delivered = match event.action {
-                Action::Forwarded => forwarded,
-                Action::Answered => answered,
-                Action::Diverted | Action::Dropped => true,
+                Action::Answer => answered,
+                action if action.hands_on() => handed_on,
+                _ => true,
             };
             if !delivered {
                 // One note said so for all the lines that cannot go: an
                 // entry each, but no diagnostic each.
-                event.action = Action::Dropped;
+                event.action = Action::Drop;
                 self.report.entry(&event);
-            } else if event.action != Action::Forwarded || records {
-                event.reply = handled.reply.map(|(start, end)| &group.replies[start..end]);
+            } else if event.action != Action::Forward || records {
+                event.reply = handled.text.and_then(|place| match place {
+                    Place::Reply(start, end) => Some(&group.replies[start..end]),
+                    Place::Forward(i) => match &group.forwards[i] {
+                        Out::Text(text) => Some(text.as_str()),
+                        Out::Line(_) => None,
+                    },
+                });
                 self.report.line(&event);
             }
         }

@@ -6,7 +6,9 @@ use std::io::{self, Write};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
-use super::table::{Action, Direction};
+use jsonrpc_envelope::Action;
+
+use super::direction::Direction;
 
 /// The fields, in the order they are written.
 pub const T: &str = "t";
@@ -26,7 +28,13 @@ pub struct Event<'a> {
     pub dir: Direction,
     pub number: u64,
     pub kind: &'static str,
+    /// The session's decision (its name is the record's `action`), or
+    /// [`Action::Drop`] for a line that could not be delivered.
     pub action: Action,
+    /// The session's note on the action.
+    pub note: Option<&'static str>,
+    /// The text the guard sent for the line: its answer, or what went on in
+    /// the line's place.
     pub reply: Option<&'a str>,
     pub line: Seen<'a>,
 }
@@ -95,7 +103,15 @@ mod tests {
     use super::*;
 
     fn written(line: Seen<'_>, reply: Option<&str>) -> String {
-        let event = Event { dir: Direction::ToServer, number: 3, kind: "batch", action: Action::Answered, reply, line };
+        let event = Event {
+            dir: Direction::ToServer,
+            number: 3,
+            kind: "batch",
+            action: Action::Answer,
+            note: None,
+            reply,
+            line,
+        };
         let mut out = Vec::new();
         write(&mut out, 1.5, &event).unwrap();
         String::from_utf8(out).unwrap()

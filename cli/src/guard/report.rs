@@ -8,10 +8,10 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use jsonrpc_envelope::log_value;
+use jsonrpc_envelope::{Action, log_value};
 
+use super::direction::Direction;
 use super::record::{self, Event, Seen};
-use super::table::{Action, Direction};
 
 /// The prefix of every line the guard itself writes to stderr.
 pub const PREFIX: &str = "jsonrpc-envelope guard: ";
@@ -46,13 +46,14 @@ impl Report {
 
     /// Reports a line: its diagnostic unless it was forwarded, and its entry.
     pub fn line(&self, event: &Event<'_>) {
-        if event.action != Action::Forwarded && !self.quiet {
+        if event.action != Action::Forward && !self.quiet {
             let text = match event.line {
                 Seen::Bytes(bytes) => log_value(bytes),
                 Seen::TooLong(len) => format!("a line of {len} bytes"),
             };
             let (dir, number, kind, action) = (event.dir.name(), event.number, event.kind, event.action.name());
-            diagnostic(&format!("{dir} line {number}: {kind}, {action}: {text}"));
+            let note = event.note.map_or_else(String::new, |note| format!(" ({note})"));
+            diagnostic(&format!("{dir} line {number}: {kind}, {action}{note}: {text}"));
         }
         self.entry(event);
     }

@@ -79,7 +79,7 @@ impl Sink {
     /// Writes `lines`, each followed by an LF, whole and in order, in as few
     /// writes as the system allows; returns when they are written. Queued
     /// replies go first.
-    pub fn write_lines(&self, lines: &[&[u8]]) -> Result<(), Gone> {
+    pub fn write_lines(&self, lines: &[impl AsRef<[u8]>]) -> Result<(), Gone> {
         let file = {
             let mut state = self.wait_turn(|s| s.writing || !s.queued.is_empty());
             let file = state.file.clone().ok_or(Gone::Closed)?;
@@ -197,10 +197,10 @@ impl Sink {
 }
 
 /// Writes each line and an LF, as one `writev` when the system takes it all.
-fn write_all_lines(file: &File, lines: &[&[u8]]) -> io::Result<()> {
+fn write_all_lines(file: &File, lines: &[impl AsRef<[u8]>]) -> io::Result<()> {
     let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(2 * lines.len());
     for line in lines {
-        slices.push(IoSlice::new(line));
+        slices.push(IoSlice::new(line.as_ref()));
         slices.push(IoSlice::new(b"\n"));
     }
     let mut slices = &mut slices[..];
@@ -231,7 +231,7 @@ mod tests {
     fn lines_go_out_whole_with_their_lf() {
         let (mut read, write) = pipe();
         let sink = Sink::new("test", write, None).unwrap();
-        sink.write_lines(&[b"one", b"", b"two\r"]).unwrap();
+        sink.write_lines(&[&b"one"[..], b"", b"two\r"]).unwrap();
         sink.post(b"reply\n").unwrap();
         sink.drain();
         sink.close();
@@ -249,7 +249,7 @@ mod tests {
         let forwarder = {
             let sink = sink.clone();
             let big = big.clone();
-            thread::spawn(move || sink.write_lines(&[&big, b"after"]))
+            thread::spawn(move || sink.write_lines(&[&big[..], b"after"]))
         };
         thread::sleep(Duration::from_millis(50));
         let (posted, done) = std::sync::mpsc::channel();

@@ -1,27 +1,29 @@
-//! `lint --recording`: a guard's recording (SPEC §8, `--record`) reviewed
-//! direction by direction, each with the role the guard read it as: what
-//! the host sent as a server reads its input, what the server wrote as its
-//! host reads it. Findings come in the session's order.
+//! `lint --recording`: a guard's recording (SPEC §8, `--record`) replayed
+//! through the library's sessions as the guard ran them: what the host sent
+//! read as a server reads its input, what the server wrote as its host reads
+//! it, each session told of the lines the other direction handed on. The
+//! findings come in the recording's order.
 
 use std::io::{self, Read, Write};
 
-use jsonrpc_envelope::{Line, classify};
+use jsonrpc_envelope::{Action, Line, Profile, Session};
 use serde_json::Value;
 
 use super::Review;
+use crate::guard::direction::Direction;
 use crate::guard::record;
-use crate::guard::table::Direction;
 
-/// Lints the recording `input`, whose lines were at most `max_line` bytes.
-/// Returns whether any line would trouble a peer.
-pub fn run(input: impl Read, max_line: usize, out: impl Write) -> io::Result<bool> {
+/// Lints the recording `input`, whose lines were at most `max_line` bytes,
+/// read by `profile`. Returns whether any line would trouble a peer.
+pub fn run(input: impl Read, profile: Profile, max_line: usize, out: impl Write) -> io::Result<bool> {
     let mut out = io::BufWriter::new(out);
-    let mut reviews = Direction::BOTH
-        .map(|dir| (dir, Review::new(dir.role(), dir.name(), "over the guard's line limit; dropped".to_owned())));
+    let mut reviews = Direction::BOTH.map(|dir| Review::new(dir.role(), dir.name()));
+    let mut sessions = Direction::BOTH.map(|dir| Session::new(dir.role(), profile));
+    let index = |dir: Direction| Direction::BOTH.iter().position(|&d| d == dir).expect("both directions");
     // A record escapes each byte of its line into at most six.
     let record_limit = max_line.saturating_mul(6).saturating_add(1024);
     let mut records = 0u64;
-    super::super::stream::for_each_line(input, record_limit, |entry| {
+    super::super::stream::for_each_line(input, record_limit, Profile::default(), |entry| {
         records += 1;
         let Line::Complete { bytes, .. } = entry else {
             return Err(bad(records, format!("over {record_limit} bytes (lint --max-line sets the line limit)")));
@@ -36,26 +38,34 @@ pub fn run(input: impl Read, max_line: usize, out: impl Write) -> io::Result<boo
         let (Some(dir), Some(number), Some(kind)) = (dir, number, kind) else {
             return Err(bad(records, format!("needs {}, {} and {}", record::DIR, record::N, record::KIND)));
         };
-        let review = &mut reviews.iter_mut().find(|(d, _)| *d == dir).expect("both directions").1;
-        match record::line_of(&value).map_err(|e| bad(records, e))? {
+        let (own, other) = (index(dir), index(dir.other()));
+        let bytes = record::line_of(&value).map_err(|e| bad(records, e))?;
+        let line = match &bytes {
             None => {
                 let len = value.get(record::LENGTH).and_then(Value::as_u64).unwrap_or(0);
-                review.line(&mut out, &Line::TooLong { number, len: usize::try_from(len).unwrap_or(usize::MAX) })
+                Line::TooLong { number, len: usize::try_from(len).unwrap_or(usize::MAX) }
             }
-            Some(line) => {
-                let classification = classify(&line);
-                let line = Line::Complete { number, bytes: &line, classification };
-                if line.kind_name() == kind {
-                    review.line(&mut out, &line)
-                } else {
-                    let finding = format!("recorded as {kind}; the library now says {}", line.kind_name());
-                    review.finding(&mut out, &line, Some(finding))
-                }
+            Some(bytes) => Line::Complete { number, bytes, classification: profile.classify(bytes) },
+        };
+        let decision = sessions[own].decide(&line);
+        // The peers are told of what was sent to them, as the guard tells
+        // its sessions.
+        match (decision.action, &decision.text, &line) {
+            (Action::Forward, _, Line::Complete { classification, .. }) => {
+                sessions[other].sent_classified(classification)
             }
+            (Action::Answer, Some(text), _) => sessions[own].sent(text.as_bytes()),
+            (Action::Substitute | Action::Attribute, Some(text), _) => sessions[other].sent(text.as_bytes()),
+            _ => {}
         }
+        let instead = (line.kind_name() != kind).then(|| {
+            let (now, profile) = (line.kind_name(), profile.name());
+            format!("recorded as {kind}; the library now says {now} (by the {profile} profile)")
+        });
+        reviews[own].line(&mut out, &line, &decision, instead)
     })?;
     let mut troubled = false;
-    for (_, review) in &reviews {
+    for review in &reviews {
         review.summary(&mut out)?;
         troubled |= review.troubled > 0;
     }
