@@ -181,6 +181,7 @@ BENCHES := bench-rust bench-memory bench-guard
 -include bindings/*/rules.mk
 include sdk/rules.mk
 include tests/guard/rules.mk
+include tests/sessions/rules.mk
 # Release artifacts (make dist) and their tests (test-dist).
 include packaging/rules.mk
 
@@ -200,8 +201,9 @@ test-rust: setup-rust
 	$(CARGO) test --workspace -- --show-output
 	$(PYTHON) tests/vectors/mcp_reference.py --check
 
-# The C test (the vectors one line at a time and streamed through the
-# reader at every chunk size, the reader's promises, the ABI's edges)
+# The C test (the vectors of both profiles one line at a time and streamed
+# through the reader at every chunk size and through sessions, the reader's
+# and the session's promises, the ABI's edges)
 # against the debug library, under valgrind and under ASan/UBSan (whose
 # runtime must really be linked: checked with nm); eight threads against
 # one, under ThreadSanitizer, which here sees the C side only (make
@@ -221,8 +223,8 @@ test-c: setup-c $(BUILD)/vectors.flat $(BUILD)/test_vectors $(BUILD)/test_vector
 	nm $(BUILD)/threads | grep -q '__tsan_init' || { echo 'TSan is not linked'; exit 1; }
 	LD_LIBRARY_PATH=$(DEBUG_LIB) TSAN_OPTIONS=halt_on_error=1 $(BUILD)/threads $(BUILD)/vectors.flat
 
-$(BUILD)/vectors.flat: tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl | $(BUILD) setup-c
-	$(PYTHON) tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl $@
+$(BUILD)/vectors.flat: tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl tests/vectors/mcp.jsonl | $(BUILD) setup-c
+	$(PYTHON) tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl tests/vectors/mcp.jsonl $@
 
 # The library's SONAME is libjsonrpc_envelope.so.<ABI>: programs linked here
 # find it at run time through this link, as they would after `make install`.

@@ -3,22 +3,30 @@
 // Header-only. It converts types and frees memory, and nothing else: every
 // kind, reply and reason comes from the library (SPEC.md), never from here.
 //
-//   jsonrpc::Classification c = jsonrpc::classify(line);
+//   jsonrpc::Classification c = jsonrpc::classify(line);            // JSON-RPC 2.0
 //   if (c.kind() == jsonrpc::Kind::request) { ... c.id(), c.method() ... }
 //   if (auto reply = c.reply(jsonrpc::Role::server)) { write(*reply); }
+//   jsonrpc::classify(line, jsonrpc::Profile::mcp);                 // MCP's rules
 //
-// Ownership: `Classification` owns its C result and `LineReader` its C
-// reader, and each frees it in its destructor; they are move-only, and a
-// moved-from object is empty, so nothing is ever freed twice. Accessors
-// return `std::string_view` into memory the owner holds: a
-// `Classification`'s strings are valid while it lives; a `Batch` that a
-// `LineReader` returns, with its lines and strings, until the reader's next
-// call.
+//   jsonrpc::Session session(jsonrpc::Role::client, jsonrpc::Profile::mcp);
+//   session.sent(request_we_wrote);
+//   for (jsonrpc::Line line : session.feed(bytes_read)) { ... line.action() ... }
+//
+// The profile (SPEC section 10) is an explicit parameter wherever the
+// library takes one, JSON-RPC 2.0 alone by default; a `Session` names it.
+//
+// Ownership: `Classification` owns its C result, `LineReader` its C reader
+// and `Session` its C session, and each frees it in its destructor; they
+// are move-only, and a moved-from object is empty, so nothing is ever
+// freed twice. Accessors return `std::string_view` into memory the owner
+// holds: a `Classification`'s strings are valid while it lives; a `Batch`
+// that a `LineReader` or a `Session` returns, with its lines and strings,
+// until the owner's next call.
 //
 // Errors travel in results, never as exceptions: the only exception this
 // header can let through is std::bad_alloc from the std::string of
-// `try_invalid_reply` and `try_log_value`, so it also builds with
-// -fno-exceptions.
+// `try_invalid_reply`, `try_log_value` and `Session::refused`, so it also
+// builds with -fno-exceptions.
 //
 // Thread safety is the library's: no shared state; one object, one thread
 // at a time.
@@ -61,6 +69,9 @@ enum class Kind : std::uint32_t {
   response = JSONRPC_KIND_RESPONSE,
   not_jsonrpc = JSONRPC_KIND_NOT_JSONRPC,
   too_long = JSONRPC_KIND_TOO_LONG,
+  /// A response the MCP profile refuses (SPEC §10.3); it may carry a
+  /// `substitute()`. Only `Profile::mcp` gives it.
+  invalid_response = JSONRPC_KIND_INVALID_RESPONSE,
 };
 
 /// What the `id` member holds (SPEC §3).
@@ -81,6 +92,25 @@ enum class Role : std::uint32_t {
   client = JSONRPC_ROLE_CLIENT,  ///< reads a server's output (a host reading stdout)
 };
 
+/// The rule set a line is read by (SPEC §10). There is deliberately no
+/// "unknown" value; one cast from another number is refused by the library
+/// (`Status::unknown_profile`).
+enum class Profile : std::uint32_t {
+  jsonrpc = JSONRPC_PROFILE_JSONRPC,  ///< JSON-RPC 2.0 alone (SPEC sections 1 to 7), the default
+  mcp = JSONRPC_PROFILE_MCP,          ///< as MCP narrows it: what every official MCP SDK reads
+};
+
+/// What a `Session` decided to do with a line (SPEC §8 to §10).
+enum class Action : std::uint32_t {
+  none = JSONRPC_ACTION_NONE,              ///< not decided: a `LineReader`'s line
+  forward = JSONRPC_ACTION_FORWARD,        ///< hand the line's bytes on, with its LF
+  answer = JSONRPC_ACTION_ANSWER,          ///< write `action_text()` back to the line's sender
+  substitute = JSONRPC_ACTION_SUBSTITUTE,  ///< hand `action_text()` on in the line's place
+  attribute = JSONRPC_ACTION_ATTRIBUTE,    ///< hand `action_text()` on in the line's place
+  drop = JSONRPC_ACTION_DROP,              ///< nobody sees the line; log the note
+  divert = JSONRPC_ACTION_DIVERT,          ///< nobody sees the line but the log
+};
+
 /// How a call that can fail went.
 enum class Status : std::uint32_t {
   ok = JSONRPC_STATUS_OK,
@@ -88,6 +118,7 @@ enum class Status : std::uint32_t {
   null_argument = JSONRPC_STATUS_NULL_ARGUMENT,
   out_of_memory = JSONRPC_STATUS_OUT_OF_MEMORY,
   internal_error = JSONRPC_STATUS_INTERNAL_ERROR,
+  unknown_profile = JSONRPC_STATUS_UNKNOWN_PROFILE,
 };
 
 namespace detail {
@@ -120,6 +151,25 @@ inline std::string_view name(const char* text) noexcept {
 /// for a value that is no status.
 [[nodiscard]] inline std::string_view to_string(Status status) noexcept {
   return detail::name(jsonrpc_status_name(static_cast<std::uint32_t>(status)));
+}
+
+/// The profile's name (`jsonrpc`, `mcp`), from the library; empty for a
+/// value that is no profile.
+[[nodiscard]] inline std::string_view to_string(Profile profile) noexcept {
+  return detail::name(jsonrpc_profile_name(static_cast<std::uint32_t>(profile)));
+}
+
+/// The action's name as log records and recordings spell it (`forwarded`,
+/// `answered`, `substituted`, `attributed`, `dropped`, `diverted`), from
+/// the library; empty for `Action::none` and any value that is no action.
+[[nodiscard]] inline std::string_view to_string(Action action) noexcept {
+  return detail::name(jsonrpc_action_name(static_cast<std::uint32_t>(action)));
+}
+
+/// Whether lines of this kind are messages a peer acts on (request,
+/// notification, response), from the library.
+[[nodiscard]] inline bool is_message(Kind kind) noexcept {
+  return jsonrpc_kind_is_message(static_cast<std::uint32_t>(kind));
 }
 
 // ---- versions --------------------------------------------------------------
@@ -226,6 +276,11 @@ class ClassificationFields {
   [[nodiscard]] std::optional<std::string_view> reply_client() const noexcept {
     return view(c().reply_client);
   }
+  /// For an `invalid_response` whose id is an MCP id, the error response to
+  /// hand on in its place (SPEC §10.3); absent otherwise.
+  [[nodiscard]] std::optional<std::string_view> substitute() const noexcept {
+    return view(c().substitute);
+  }
   /// The reply the endpoint in `role` owes for the line, if any.
   [[nodiscard]] std::optional<std::string_view> reply(Role role) const noexcept {
     switch (role) {
@@ -328,11 +383,13 @@ class [[nodiscard]] Classification : public detail::ClassificationFields<Classif
   JsonRpcClassification raw_{};
 };
 
-/// Classifies one line (no LF needed; a trailing CR or LF is whitespace).
-/// The result's kind is `Kind::none` only when the call failed inside the
-/// library; its `reason()` then says why.
-[[nodiscard]] inline Classification classify(std::string_view line) noexcept {
-  JsonRpcClassification raw = jsonrpc_classify(detail::bytes(line), line.size());
+/// Classifies one line (no LF needed; a trailing CR or LF is whitespace)
+/// by `profile`. The result's kind is `Kind::none` only when the call
+/// failed inside the library, or `profile` was cast from a value that is
+/// no Profile; its `reason()` then says why.
+[[nodiscard]] inline Classification classify(std::string_view line, Profile profile = Profile::jsonrpc) noexcept {
+  JsonRpcClassification raw =
+      jsonrpc_classify(detail::bytes(line), line.size(), static_cast<std::uint32_t>(profile));
   return Classification::adopt(raw);
 }
 
@@ -345,20 +402,22 @@ struct [[nodiscard]] Reply {
   [[nodiscard]] bool ok() const noexcept { return status == Status::ok; }
 };
 
-/// The one reply the endpoint in `role` owes for `line` (SPEC §4), with the
-/// call's status: not ok only if the library failed (out of memory, or an
-/// internal fault) or `role` was cast from a value that is not a Role.
-[[nodiscard]] inline Reply try_invalid_reply(std::string_view line, Role role) {
-  JsonRpcReply raw = jsonrpc_invalid_reply(detail::bytes(line), line.size(),
-                                           static_cast<std::uint32_t>(role));
+/// The one reply the endpoint in `role` owes for `line` (SPEC §4) by
+/// `profile`, with the call's status: not ok only if the library failed
+/// (out of memory, or an internal fault) or `role` or `profile` was cast
+/// from a value that is none.
+[[nodiscard]] inline Reply try_invalid_reply(std::string_view line, Role role, Profile profile = Profile::jsonrpc) {
+  JsonRpcReply raw = jsonrpc_invalid_reply(detail::bytes(line), line.size(), static_cast<std::uint32_t>(role),
+                                           static_cast<std::uint32_t>(profile));
   detail::OwnedString text(raw.text);
   return Reply{static_cast<Status>(raw.status), text.copy()};
 }
 
 /// The one reply the endpoint in `role` owes for `line`, or nullopt for none
 /// (and when the call failed: use `try_invalid_reply` to tell the two apart).
-[[nodiscard]] inline std::optional<std::string> invalid_reply(std::string_view line, Role role) {
-  return try_invalid_reply(line, role).text;
+[[nodiscard]] inline std::optional<std::string> invalid_reply(std::string_view line, Role role,
+                                                              Profile profile = Profile::jsonrpc) {
+  return try_invalid_reply(line, role, profile).text;
 }
 
 /// A peer's bytes rendered for one log line (SPEC §5), or nullopt if the
@@ -383,8 +442,9 @@ struct [[nodiscard]] Reply {
 
 /// One line of a `Batch`: its number in the stream, its bytes and its
 /// classification, or, for a line over the reader's limit, only its number
-/// and length (`too_long()`: no text, nothing else, no reply owed).
-/// A view: valid until the reader's next call.
+/// and length (`too_long()`: no text, nothing else, no reply owed). A
+/// `Session`'s line also carries what to do with it: `action()`, with
+/// `action_text()` and `note()`. A view: valid until the owner's next call.
 class Line {
  public:
   /// The line's number in its stream, from 1 (too_long lines count).
@@ -401,6 +461,18 @@ class Line {
   [[nodiscard]] ClassificationView classification() const noexcept {
     return ClassificationView(item_->classification);
   }
+  /// What a `Session` decided for the line; `Action::none` for a
+  /// `LineReader`'s.
+  [[nodiscard]] Action action() const noexcept { return static_cast<Action>(item_->action); }
+  /// For `Action::answer`, the reply to write back to the line's sender (and
+  /// its LF); for `Action::substitute` and `Action::attribute`, the line to
+  /// hand on in this one's place; absent otherwise.
+  [[nodiscard]] std::optional<std::string_view> action_text() const noexcept {
+    return detail::view(item_->action_text);
+  }
+  /// Why, for every action but `forward`: a fixed text for a log record
+  /// (render the line itself with `log_value`); empty otherwise.
+  [[nodiscard]] std::string_view note() const noexcept { return detail::name(item_->note); }
   [[nodiscard]] const JsonRpcLine& raw() const noexcept { return *item_; }
 
  private:
@@ -411,11 +483,11 @@ class Line {
   std::string_view bytes_;
 };
 
-/// The lines one `LineReader` call completed, in stream order. A view of
-/// memory the reader owns: it, its `Line`s and every string_view they give
-/// stay valid until the reader's next call (`feed`, `end`, or its
-/// destruction), and no longer; copy what you keep. Moving the reader
-/// keeps them valid.
+/// The lines one `LineReader` or `Session` call completed, in stream order.
+/// A view of memory the owner holds: it, its `Line`s and every string_view
+/// they give stay valid until the owner's next call (`feed`, `end`, or its
+/// destruction), and no longer; copy what you keep. Moving the owner keeps
+/// them valid.
 class [[nodiscard]] Batch {
  public:
   class iterator {
@@ -452,7 +524,8 @@ class [[nodiscard]] Batch {
   /// Not ok when the call failed; then the batch is empty. After
   /// `out_of_memory` the reader took none of the bytes (the call may be
   /// repeated); after `internal_error` it fails every call; a moved-from
-  /// reader, or one that could not be made, gives `null_argument`.
+  /// reader or session, or one that could not be made, gives
+  /// `null_argument`.
   [[nodiscard]] Status status() const noexcept { return status_; }
   [[nodiscard]] bool ok() const noexcept { return status_ == Status::ok; }
 
@@ -473,6 +546,7 @@ class [[nodiscard]] Batch {
 
  private:
   friend class LineReader;
+  friend class Session;
   Batch(JsonRpcStatus status, const JsonRpcBatch& raw) noexcept : status_(static_cast<Status>(status)), raw_(raw) {}
 
   Status status_;
@@ -483,6 +557,10 @@ namespace detail {
 
 struct ReaderDeleter {
   void operator()(JsonRpcReader* reader) const noexcept { jsonrpc_reader_free(reader); }
+};
+
+struct SessionDeleter {
+  void operator()(JsonRpcSession* session) const noexcept { jsonrpc_session_free(session); }
 };
 
 }  // namespace detail
@@ -497,9 +575,11 @@ struct ReaderDeleter {
 class LineReader {
  public:
   /// Lines up to `max_line` bytes long (LF excluded); 0 means
-  /// `default_max_line()`. When memory runs out the reader is empty
+  /// `default_max_line()`; classified by `profile`. When memory runs out
+  /// (or `profile` was cast from a value that is none) the reader is empty
   /// (`valid()` is false), as a moved-from one is.
-  explicit LineReader(std::size_t max_line = 0) noexcept : reader_(jsonrpc_reader_new(max_line)) {}
+  explicit LineReader(std::size_t max_line = 0, Profile profile = Profile::jsonrpc) noexcept
+      : reader_(jsonrpc_reader_new(max_line, static_cast<std::uint32_t>(profile))) {}
 
   [[nodiscard]] bool valid() const noexcept { return reader_ != nullptr; }
 
@@ -524,6 +604,84 @@ class LineReader {
 
  private:
   std::unique_ptr<JsonRpcReader, detail::ReaderDeleter> reader_;
+};
+
+// ---- a session -----------------------------------------------------------------
+
+/// What a `Session` decided for a line its SDK's decoder refused
+/// (`Session::refused`).
+struct [[nodiscard]] Decision {
+  /// Not ok if the call failed; then `action` is `Action::none`.
+  Status status = Status::ok;
+  /// `answer` (write `text` back to the line's sender), `substitute` (hand
+  /// `text` to the SDK instead) or `drop`.
+  Action action = Action::none;
+  std::optional<std::string> text;
+  /// Why: a fixed text for a log record, at error level.
+  std::string_view note;
+
+  [[nodiscard]] bool ok() const noexcept { return status == Status::ok; }
+};
+
+/// One endpoint's session (SPEC §8 to §10): a stream reader that also
+/// decides what to do with each line it reads, in its role and profile
+/// (`Line::action()`), and keeps the ids of the requests written the other
+/// way that are still outstanding. Owns a `JsonRpcSession`. A guard or a
+/// transport feeds it what it reads, tells it every line it writes to the
+/// same peer (`sent`), and does what each line's action says; the decisions
+/// are the library's. Move-only; one thread at a time.
+class Session {
+ public:
+  /// A session that reads lines in `role` by `profile`, lines up to
+  /// `max_line` bytes long (0: `default_max_line()`). When memory runs out
+  /// (or `role` or `profile` was cast from a value that is none) the
+  /// session is empty (`valid()` is false), as a moved-from one is.
+  Session(Role role, Profile profile, std::size_t max_line = 0) noexcept
+      : session_(jsonrpc_session_new(static_cast<std::uint32_t>(role), static_cast<std::uint32_t>(profile),
+                                     max_line)) {}
+
+  [[nodiscard]] bool valid() const noexcept { return session_ != nullptr; }
+
+  /// Hands the session the next bytes of its stream and returns the lines
+  /// they complete, each with its action (see `LineReader::feed`, `Batch`).
+  [[nodiscard]] Batch feed(std::string_view bytes) noexcept {
+    JsonRpcBatch raw{};
+    JsonRpcStatus status = jsonrpc_session_feed(session_.get(), detail::bytes(bytes), bytes.size(), &raw);
+    return Batch(status, raw);
+  }
+
+  /// Ends the stream: returns its last line, decided, if it had no LF. The
+  /// outstanding requests are kept.
+  [[nodiscard]] Batch end() noexcept {
+    JsonRpcBatch raw{};
+    JsonRpcStatus status = jsonrpc_session_end(session_.get(), &raw);
+    return Batch(status, raw);
+  }
+
+  /// Tells the session of a line written the other way, to the peer whose
+  /// lines it reads (call it with every such line).
+  Status sent(std::string_view line) noexcept {
+    return static_cast<Status>(jsonrpc_session_sent(session_.get(), detail::bytes(line), line.size()));
+  }
+
+  /// What to do instead when the SDK's own decoder refused a line this
+  /// session handed on (SPEC §10.4).
+  [[nodiscard]] Decision refused(std::string_view line) {
+    JsonRpcDecision raw{};
+    JsonRpcStatus status = jsonrpc_session_refused(session_.get(), detail::bytes(line), line.size(), &raw);
+    detail::OwnedString text(raw.text);
+    return Decision{static_cast<Status>(status), static_cast<Action>(raw.action), text.copy(),
+                    detail::name(raw.note)};
+  }
+
+  /// How many requests written the other way still wait for a response.
+  [[nodiscard]] std::size_t outstanding() const noexcept { return jsonrpc_session_outstanding(session_.get()); }
+
+  /// The C session, still owned by this object.
+  [[nodiscard]] JsonRpcSession* raw() const noexcept { return session_.get(); }
+
+ private:
+  std::unique_ptr<JsonRpcSession, detail::SessionDeleter> session_;
 };
 
 }  // namespace jsonrpc

@@ -97,9 +97,9 @@ $(CPP_HOST): examples/cpp/host.cpp $(CPP_DIR)/jsonrpc_envelope.hpp include/jsonr
 
 test-cpp: test-cpp-asan test-cpp-valgrind test-cpp-consumers test-cpp-host
 
-$(CPP_FLAT): tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl
+$(CPP_FLAT): tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl tests/vectors/mcp.jsonl
 	mkdir -p $(CPP_OUT)
-	$(PYTHON) tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl $@
+	$(PYTHON) tests/c/flatten_vectors.py tests/vectors/envelope.jsonl tests/vectors/log_value.jsonl tests/vectors/mcp.jsonl $@
 
 # configure DIR, build type, library dir, then extra -D options.
 cpp_configure = CC='$(CC)' CXX='$(CXX)' $(CMAKE) -S $(CPP_DIR)/tests -B $(1) -DCMAKE_BUILD_TYPE=$(2) \

@@ -6,11 +6,14 @@
 // when that file exists) with pipes on its stdin and stdout, and sends it
 // `initialize`, `notifications/initialized`, `tools/list` and a `tools/call`
 // of `echo`, one request at a time. Everything the server writes goes
-// through a jsonrpc::LineReader and is printed with what the library says it
-// is, so a server's banner or log line on stdout is reported, not choked on;
-// a broken request from the server gets the reply the library writes for a
-// client; and an error that names no request, while a request of ours is
-// waiting, ends the session at once with the server's message instead of a
+// through a jsonrpc::Session (role client, MCP profile), which is told of
+// every line the host writes, and the host does what the library decides
+// for each line: a message is handled; a server's banner or log line on
+// stdout is reported, not choked on; a broken request from the server gets
+// the reply the library writes; a response no MCP SDK could read, or an
+// error that names no request while a request of ours is waiting, comes in
+// as that request's error (its substitute, or the error with our id put
+// in), so the call fails at once with the server's message instead of a
 // timeout.
 //
 // Exit status: 0 when every request was answered with a result, 1 when the
@@ -190,16 +193,18 @@ struct Answer {
   std::string text;  // the result, the error object, or why it failed (log-safe)
 };
 
-class Session {
+class Client {
  public:
-  Session(Server& server, milliseconds timeout) : server_(server), timeout_(timeout) {}
+  Client(Server& server, milliseconds timeout) : server_(server), timeout_(timeout) {}
+
+  [[nodiscard]] bool valid() const { return session_.valid(); }
 
   bool notify(std::string_view method, std::string_view params) {
     std::string line = R"({"jsonrpc":"2.0","method":")" + str(method) + "\"";
     if (!params.empty()) line += R"(,"params":)" + str(params);
     line += "}";
     std::printf("-> notification %s\n", str(method).c_str());
-    return server_.send(line);
+    return send(line);
   }
 
   // Sends one request and reads the server's output until its answer.
@@ -208,13 +213,22 @@ class Session {
     std::string line = R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":")" + str(method) + R"(","params":)" +
                        str(params) + "}";
     std::printf("-> request %s (id %s)\n", str(method).c_str(), id.c_str());
-    if (!server_.send(line)) {
+    if (!send(line)) {
       return {Answer::Kind::failed, "the server's stdin is closed: it has exited"};
     }
     return await(id, method);
   }
 
  private:
+  // Writes one line to the server, and tells the session of it (the ids of
+  // our requests are the session's to keep).
+  bool send(std::string_view line) {
+    if (session_.sent(line) != jsonrpc::Status::ok) {
+      std::printf("host: the library could not note a line it was sent\n");
+    }
+    return server_.send(line);
+  }
+
   Answer await(const std::string& id, std::string_view method) {
     const Clock::time_point deadline = Clock::now() + timeout_;
     std::optional<Answer> answer;
@@ -229,8 +243,8 @@ class Session {
         return {Answer::Kind::failed, "reading the server's stdout failed: " + str(std::strerror(errno))};
       }
       bool end = read == Server::Read::end;
-      // The lines are the reader's until its next call, which comes after them.
-      jsonrpc::Batch lines = end ? reader_.end() : reader_.feed(got);
+      // The lines are the session's until its next call, which comes after them.
+      jsonrpc::Batch lines = end ? session_.end() : session_.feed(got);
       if (!lines.ok()) {
         return {Answer::Kind::failed, "the library failed: " + str(to_string(lines.status()))};
       }
@@ -247,67 +261,77 @@ class Session {
     return *answer;
   }
 
-  // Prints what one line of the server's output is, answers it if it is
-  // owed an answer, and returns the answer to our request `id` if it is one.
+  // Does what the session decided for one line of the server's output, and
+  // returns the answer to our request `id` if the line (or the text handed
+  // on in its place) is one.
   std::optional<Answer> handle(const jsonrpc::Line& line, const std::string& id, std::string_view method) {
-    if (line.too_long()) {
-      std::printf("<- a line of %zu bytes, over the %zu-byte limit: skipped\n", line.length(), kMaxLine);
-      return std::nullopt;
-    }
     jsonrpc::ClassificationView c = line.classification();
-    std::string_view text = line.text();
-    std::optional<Answer> answer;
+    std::string kind = str(to_string(c.kind()));
+    std::string action = str(to_string(line.action()));
+    switch (line.action()) {
+      case jsonrpc::Action::forward:
+        return handle_message(c, line.text(), id, method);
+      case jsonrpc::Action::answer:
+        // The reply the library wrote for the line goes back to the server.
+        std::printf("<- %s %s (%s): %s\n", action.c_str(), kind.c_str(), shown(c.reason().value_or("")).c_str(),
+                    shown(line.text()).c_str());
+        std::printf("-> %s\n", shown(line.action_text().value_or("")).c_str());
+        send(line.action_text().value_or(""));
+        return std::nullopt;
+      case jsonrpc::Action::substitute:
+      case jsonrpc::Action::attribute: {
+        // A text goes on in the line's place: the error response of the
+        // request it belongs to.
+        std::string_view text = line.action_text().value_or("");
+        std::printf("<- %s %s (%s): %s\n", action.c_str(), kind.c_str(), str(line.note()).c_str(),
+                    shown(line.text()).c_str());
+        jsonrpc::Classification replaced = jsonrpc::classify(text, jsonrpc::Profile::mcp);
+        return handle_message(replaced.view(), text, id, method);
+      }
+      default:  // drop, divert: a banner, a log line, what nobody waits for
+        if (line.too_long()) {
+          std::printf("<- %s a line of %zu bytes (%s)\n", action.c_str(), line.length(), str(line.note()).c_str());
+        } else {
+          std::printf("<- %s %s (%s): %s\n", action.c_str(), kind.c_str(), str(line.note()).c_str(),
+                      shown(line.text()).c_str());
+        }
+        return std::nullopt;
+    }
+  }
+
+  // A message handed on to the host: a response (to our request `id`, or to
+  // nothing of ours), a request of the server's, a notification.
+  std::optional<Answer> handle_message(const jsonrpc::ClassificationView& c, std::string_view text,
+                                       const std::string& id, std::string_view method) {
     switch (c.kind()) {
       case jsonrpc::Kind::response: {
         std::string error = c.error_span() ? shown(c.error_span()->in(text)) : std::string();
-        if (c.names_no_request()) {
-          // An error that answers no request, while ours is the one waiting:
-          // the server could not read it. Fail now, with its message.
-          std::printf("<- error response with id %s, which names no request: %s\n",
-                      shown(c.id().value_or("(absent)")).c_str(), error.c_str());
-          answer = Answer{Answer::Kind::failed,
-                          "the server answered " + str(method) + " with an error that names no request: " + error};
-        } else if (c.id() == std::string_view(id)) {
-          if (c.has_error()) {
-            std::printf("<- error response to %s (id %s): %s\n", str(method).c_str(), id.c_str(), error.c_str());
-            answer = Answer{Answer::Kind::error, error};
-          } else {
-            std::string result = c.result_span() ? shown(c.result_span()->in(text)) : std::string("(no result)");
-            std::printf("<- response to %s (id %s): %s\n", str(method).c_str(), id.c_str(), result.c_str());
-            answer = Answer{Answer::Kind::result, result};
-          }
-        } else {
-          std::printf("<- response with id %s, which answers none of our requests: dropped\n",
+        if (c.id() != std::string_view(id)) {
+          std::printf("<- response with id %s, which answers none of our requests\n",
                       shown(c.id().value_or("(absent)")).c_str());
+          return std::nullopt;
         }
-        break;
+        if (c.has_error()) {
+          std::printf("<- error response to %s (id %s): %s\n", str(method).c_str(), id.c_str(), error.c_str());
+          return Answer{Answer::Kind::error, error};
+        }
+        std::string result = c.result_span() ? shown(c.result_span()->in(text)) : std::string("(no result)");
+        std::printf("<- response to %s (id %s): %s\n", str(method).c_str(), id.c_str(), result.c_str());
+        return Answer{Answer::Kind::result, result};
       }
       case jsonrpc::Kind::request:
         std::printf("<- request %s (id %s)\n", shown(c.method().value_or("")).c_str(),
                     shown(c.id().value_or("")).c_str());
         answer_request(c);
-        break;
+        return std::nullopt;
       case jsonrpc::Kind::notification:
-        std::printf("<- notification %s%s%s\n", shown(c.method().value_or("")).c_str(),
-                    c.params_span() ? " " : "", c.params_span() ? shown(c.params_span()->in(text)).c_str() : "");
-        break;
-      case jsonrpc::Kind::invalid_request:
-        std::printf("<- invalid request: %s\n", shown(c.reason().value_or("")).c_str());
-        break;
-      case jsonrpc::Kind::empty:
-        std::printf("<- (an empty line)\n");
-        break;
-      default:  // parse_error, batch, not_object, not_jsonrpc: a banner, a log line
-        std::printf("<- server output that is not JSON-RPC (%s): %s\n", str(to_string(c.kind())).c_str(),
-                    shown(text).c_str());
-        break;
+        std::printf("<- notification %s%s%s\n", shown(c.method().value_or("")).c_str(), c.params_span() ? " " : "",
+                    c.params_span() ? shown(c.params_span()->in(text)).c_str() : "");
+        return std::nullopt;
+      default:  // the session hands on messages only
+        std::printf("<- %s: %s\n", str(to_string(c.kind())).c_str(), shown(text).c_str());
+        return std::nullopt;
     }
-    // Whatever a client owes for the line, the library wrote.
-    if (std::optional<std::string_view> reply = c.reply(jsonrpc::Role::client)) {
-      std::printf("-> %s\n", shown(*reply).c_str());
-      server_.send(*reply);
-    }
-    return answer;
   }
 
   // A host's own answers to a server's requests: `ping` gets an empty
@@ -321,12 +345,12 @@ class Session {
       reply = R"({"jsonrpc":"2.0","id":)" + id + R"(,"error":{"code":-32601,"message":"Method not found"}})";
     }
     std::printf("-> %s\n", shown(reply).c_str());
-    server_.send(reply);
+    send(reply);
   }
 
   Server& server_;
   milliseconds timeout_;
-  jsonrpc::LineReader reader_{kMaxLine};
+  jsonrpc::Session session_{jsonrpc::Role::client, jsonrpc::Profile::mcp, kMaxLine};
   long last_id_ = 0;
 };
 
@@ -387,7 +411,11 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  Session session(server, milliseconds(timeout_s * 1000));
+  Client session(server, milliseconds(timeout_s * 1000));
+  if (!session.valid()) {
+    std::fprintf(stderr, "host: the library could not make a session: out of memory\n");
+    return 2;
+  }
   auto fail = [&](const std::string& why) {
     std::string how = server.stop(milliseconds(0));
     std::fprintf(stderr, "host: %s\n", why.c_str());

@@ -6,9 +6,12 @@
  * first in the dynamic linker's search), counts the allocations each call
  * makes, and then, for every N up to that count, runs the call again with
  * its Nth allocation failing. Each such call must return its documented
- * error result, and once the result (or the reader) is freed, nothing the
- * call allocated may still be live. A reader must also have taken nothing
- * from a feed that failed: fed again, it gives the lines it would have.
+ * error result, and once the result (or the reader, or the session) is
+ * freed, nothing the call allocated may still be live. A reader must also
+ * have taken nothing from a feed that failed: fed again, it gives the lines
+ * it would have; a session likewise, and its other calls (sent, refused)
+ * change nothing the caller sees when they fail. Every call that takes a
+ * profile runs in both.
  *
  * Run under valgrind by `make test-c`, with
  * --soname-synonyms=somalloc=nouserintercepts so that valgrind leaves this
@@ -231,6 +234,11 @@ static void make_inputs(void) {
     add_input("parse error", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"");
     add_input("invalid UTF-8", "{\"method\":\"\xff\"}");
     add_input("batch", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"}]");
+    add_input("invalid response", "{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"result\":[]}");
+    add_input("invalid error response", "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1.5,\"message\":\"m\"}}");
+    add_input("MCP-invalid request",
+              "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"_meta\":{\"progressToken\":2.5}}}");
+    add_input("lone surrogate id", "{\"jsonrpc\":\"2.0\",\"id\":\"\\u0072\\ud800\",\"result\":{}}");
     add_input("not an object", "\"a bare string\"");
     add_input("empty", " \t ");
     add_input("log line", "{\"level\":\"info\",\"msg\":\"server started on stdio \\u202e\"}");
@@ -261,11 +269,14 @@ static uint64_t mix(uint64_t print, const void *bytes, size_t len) {
     return print;
 }
 
+/* The profile every call that takes one runs in (main sets it). */
+static uint32_t profile = JSONRPC_PROFILE_JSONRPC;
+
 static uint64_t fingerprint(const JsonRpcClassification *c) {
     uint64_t print = 1469598103934665603u;
     uint32_t head[2] = {(uint32_t)c->kind, (uint32_t)c->id_kind};
     print = mix(print, head, sizeof head);
-    const JsonRpcStr strings[] = {c->id, c->method, c->reason, c->reply_server, c->reply_client};
+    const JsonRpcStr strings[] = {c->id, c->method, c->reason, c->reply_server, c->reply_client, c->substitute};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         print = mix(print, &strings[i].len, sizeof strings[i].len);
         if (strings[i].ptr) print = mix(print, strings[i].ptr, strings[i].len + 1);
@@ -275,7 +286,7 @@ static uint64_t fingerprint(const JsonRpcClassification *c) {
 }
 
 static uint64_t call_classify(const Input *in, long n) {
-    JsonRpcClassification c = jsonrpc_classify(in->bytes, in->len);
+    JsonRpcClassification c = jsonrpc_classify(in->bytes, in->len, profile);
     uint64_t print = OUT_OF_MEMORY;
     if (c.kind == JSONRPC_KIND_NONE) {
         check(is_reason(c.reason, "out of memory") && c.storage == NULL && c.id.ptr == NULL, "jsonrpc_classify",
@@ -290,7 +301,7 @@ static uint64_t call_classify(const Input *in, long n) {
 static uint64_t classify_into(const Input *in, long n, size_t scratch_len) {
     static unsigned char scratch[4096];
     JsonRpcClassification c;
-    JsonRpcStatus status = jsonrpc_classify_into(in->bytes, in->len, &c, scratch, scratch_len);
+    JsonRpcStatus status = jsonrpc_classify_into(in->bytes, in->len, profile, &c, scratch, scratch_len);
     uint64_t print = OUT_OF_MEMORY;
     if (status == JSONRPC_STATUS_OUT_OF_MEMORY) {
         check(c.kind == JSONRPC_KIND_NONE && is_reason(c.reason, "out of memory") && c.storage == NULL,
@@ -308,7 +319,7 @@ static uint64_t call_classify_into_small(const Input *in, long n) { return class
 static uint64_t call_classify_into_large(const Input *in, long n) { return classify_into(in, n, 4096); }
 
 static uint64_t invalid_reply(const Input *in, long n, uint32_t role) {
-    JsonRpcReply reply = jsonrpc_invalid_reply(in->bytes, in->len, role);
+    JsonRpcReply reply = jsonrpc_invalid_reply(in->bytes, in->len, role, profile);
     uint64_t print = OUT_OF_MEMORY;
     if (reply.status == JSONRPC_STATUS_OUT_OF_MEMORY) {
         check(reply.text.ptr == NULL, "jsonrpc_invalid_reply", in->name, n, "no text on failure");
@@ -369,7 +380,7 @@ static void make_stream(void) {
 
 static bool read_stream(long n, size_t piece, size_t max_line, Fingerprint *print) {
     bool oom = false;
-    JsonRpcReader *reader = jsonrpc_reader_new(max_line);
+    JsonRpcReader *reader = jsonrpc_reader_new(max_line, profile);
     if (reader == NULL) return true; /* the documented failure of _new */
     JsonRpcBatch batch;
     for (size_t at = 0; at <= stream_len; at += piece) {
@@ -453,8 +464,215 @@ static void reader_failures(size_t piece, size_t max_line) {
         }
         total_failures++;
     }
-    printf("the reader (%zu-byte pieces, limit %zu): %ld allocations over the stream, each failed in turn\n", piece,
-           max_line, total_failures - before);
+    printf("the reader (%s, %zu-byte pieces, limit %zu): %ld allocations over the stream, each failed in turn\n",
+           jsonrpc_profile_name(profile), piece, max_line, total_failures - before);
+}
+
+/* ------------------------------------------------------------------------
+ * The session: a script of what a transport does (lines written the other
+ * way, bytes read in pieces, the end, lines the SDK refused), run with each
+ * allocation failing in turn. A call that fails for want of memory is
+ * repeated with allocations no longer failing. What the run gives must be
+ * what a clean run gives, but for the one change the header allows: a feed
+ * or end that failed "may have marked requests answered by responses among
+ * them", so on its repetition a line substituted or attributed in the clean
+ * run may be dropped instead (nobody waits on its id any more).
+ */
+
+typedef enum { DO_SENT, DO_FEED, DO_END, DO_REFUSED } Doing;
+
+typedef struct {
+    Doing doing;
+    const char *text;
+} Act;
+
+/* In role client: requests of ours, then what the server writes. */
+static const Act SCRIPT[] = {
+    /* A first line that only the end completes: the end allocates. */
+    {DO_FEED, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\"}}"},
+    {DO_END, NULL},
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"id\":\"\\u0061\",\"method\":\"initialize\",\"params\":{}}"},
+    {DO_FEED, "banner\n{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":7}\n{\"jsonrpc\":\"2.0\",\"id\":[1],\"result\":{}}\n"},
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}"},
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"ping\"}"},
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":7}}"},
+    {DO_FEED, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}\n{\"jsonrpc\":\"2.0\",\"id\":\"b\",\"result\":{}}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":\"srv\",\"method\":\"roots/list\"}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"x\"}\n"},
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"id\":\"srv\",\"result\":{\"roots\":[]}}"},
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{}}"},
+    {DO_FEED, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}\n"
+              "..........................................................................................."
+              "...........................................................................long line\n"},
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{}}"},
+    {DO_REFUSED, "{\"jsonrpc\":\"2.0\",\"id\":10,\"result\":{}}"},
+    {DO_REFUSED, "{\"jsonrpc\":\"2.0\",\"id\":\"s\\u0032\",\"method\":\"sampling/createMessage\",\"params\":{}}"},
+    {DO_REFUSED, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}"},
+    {DO_FEED, "{\"jsonrpc\":\"2.0\",\"id\":\"c\",\"result\":{}}"},
+    {DO_END, NULL},
+    {DO_FEED, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1,\"message\":\"m\"}}\n[]\n"},
+};
+enum { SCRIPT_LEN = sizeof SCRIPT / sizeof SCRIPT[0] };
+
+/* How often each kind of call failed for want of memory (in the MCP
+ * profile every one must have, or the script tests nothing there). */
+static long failed_calls[DO_REFUSED + 1];
+
+/* What one call of the script gave: a line, or a refused line's decision. */
+typedef struct {
+    uint64_t number;
+    size_t len;
+    uint32_t kind;
+    uint32_t action;
+    uint64_t text; /* a fingerprint of the action's text; 0 for none */
+    bool repeated; /* from a call repeated after it failed for want of memory */
+} Outcome;
+
+enum { MAX_OUTCOMES = 64 };
+
+typedef struct {
+    Outcome items[MAX_OUTCOMES];
+    size_t count;
+    size_t outstanding; /* at the end */
+    bool made;          /* false when jsonrpc_session_new failed */
+} SessionRun;
+
+static uint64_t text_print(const char *ptr, size_t len) {
+    return ptr != NULL ? mix(5, ptr, len) | 1 : 0;
+}
+
+static void record(SessionRun *run, Outcome outcome) {
+    if (run->count < MAX_OUTCOMES) run->items[run->count++] = outcome;
+}
+
+static void take_session_batch(SessionRun *run, const JsonRpcBatch *batch, bool repeated) {
+    for (size_t i = 0; i < batch->count; i++) {
+        const JsonRpcLine *line = &batch->items[i];
+        record(run, (Outcome){line->number, line->len, line->classification.kind, line->action,
+                              text_print(line->action_text.ptr, line->action_text.len), repeated});
+    }
+}
+
+/* Runs one failed call again with allocations no longer failing. */
+#define AGAIN(call)            \
+    do {                       \
+        long was = fail_at;    \
+        fail_at = 0;           \
+        call;                  \
+        fail_at = was;         \
+    } while (0)
+
+static void run_script(long n, uint32_t role, size_t piece, SessionRun *run) {
+    const char *name = "the session";
+    JsonRpcSession *session = jsonrpc_session_new(role, profile, 160);
+    run->made = session != NULL;
+    if (session == NULL) return; /* the documented failure of _new */
+    for (size_t a = 0; a < SCRIPT_LEN; a++) {
+        const Act *act = &SCRIPT[a];
+        const uint8_t *text = (const uint8_t *)act->text;
+        size_t len = act->text != NULL ? strlen(act->text) : 0;
+        if (act->doing == DO_SENT) {
+            size_t before = jsonrpc_session_outstanding(session);
+            JsonRpcStatus status = jsonrpc_session_sent(session, text, len);
+            if (status == JSONRPC_STATUS_OUT_OF_MEMORY) {
+                failed_calls[DO_SENT]++;
+                check(jsonrpc_session_outstanding(session) == before, "jsonrpc_session_sent", act->text, n,
+                      "a failed call changed the outstanding requests");
+                AGAIN(status = jsonrpc_session_sent(session, text, len));
+            }
+            check(status == JSONRPC_STATUS_OK, "jsonrpc_session_sent", act->text, n, "status %u", (unsigned)status);
+        } else if (act->doing == DO_REFUSED) {
+            JsonRpcDecision decision;
+            JsonRpcStatus status = jsonrpc_session_refused(session, text, len, &decision);
+            bool repeated = status == JSONRPC_STATUS_OUT_OF_MEMORY;
+            if (repeated) {
+                failed_calls[DO_REFUSED]++;
+                check(decision.action == JSONRPC_ACTION_NONE && decision.text.ptr == NULL && decision.text.len == 0,
+                      "jsonrpc_session_refused", act->text, n, "a failed call's decision is not NONE without text");
+                AGAIN(status = jsonrpc_session_refused(session, text, len, &decision));
+            }
+            check(status == JSONRPC_STATUS_OK, "jsonrpc_session_refused", act->text, n, "status %u",
+                  (unsigned)status);
+            record(run, (Outcome){0, len, 0, decision.action, text_print(decision.text.ptr, decision.text.len),
+                                  repeated});
+            jsonrpc_string_free(&decision.text);
+        } else {
+            /* feed in pieces, or end */
+            for (size_t at = 0; at < len || (act->doing == DO_END && at == 0); at += piece) {
+                size_t size = len - at < piece ? len - at : piece;
+                JsonRpcBatch batch;
+                JsonRpcStatus status = act->doing == DO_END ? jsonrpc_session_end(session, &batch)
+                                                            : jsonrpc_session_feed(session, text + at, size, &batch);
+                bool repeated = status == JSONRPC_STATUS_OUT_OF_MEMORY;
+                if (repeated) {
+                    failed_calls[act->doing]++;
+                    check(batch.count == 0 && batch.items == NULL, "jsonrpc_session_feed/end", name, n,
+                          "an empty batch on failure");
+                    AGAIN(status = act->doing == DO_END ? jsonrpc_session_end(session, &batch)
+                                                        : jsonrpc_session_feed(session, text + at, size, &batch));
+                }
+                check(status == JSONRPC_STATUS_OK, "jsonrpc_session_feed/end", name, n, "status %u",
+                      (unsigned)status);
+                if (status == JSONRPC_STATUS_OK) take_session_batch(run, &batch, repeated);
+                if (act->doing == DO_END) break;
+            }
+        }
+    }
+    run->outstanding = jsonrpc_session_outstanding(session);
+    jsonrpc_session_free(session);
+}
+
+/* Lines dropped on the repetition of a failed feed or end. */
+static long dropped_on_repetition;
+
+static bool same_outcome(const Outcome *got, const Outcome *want) {
+    bool same = got->number == want->number && got->len == want->len && got->kind == want->kind;
+    if (same && got->action == want->action && got->text == want->text) return true;
+    /* The one change a repeated feed or end may make. */
+    same = same && got->repeated && got->kind != 0 &&
+           (want->action == JSONRPC_ACTION_SUBSTITUTE || want->action == JSONRPC_ACTION_ATTRIBUTE) &&
+           got->action == JSONRPC_ACTION_DROP && got->text == 0;
+    dropped_on_repetition += same;
+    return same;
+}
+
+static void session_failures(uint32_t role, size_t piece) {
+    long before = total_failures;
+    static SessionRun want, got;
+    memset(&want, 0, sizeof want);
+    watch(0);
+    run_script(0, role, piece, &want);
+    long count = allocations;
+    pause_watch();
+    check(want.made && live_count == 0 && want.count > 10 && want.count < MAX_OUTCOMES, "the session", "the script",
+          0, "a clean run (%zu outcomes)", want.count);
+    for (long n = 1; n <= count; n++) {
+        memset(&got, 0, sizeof got);
+        watch(n);
+        run_script(n, role, piece, &got);
+        pause_watch();
+        check(live_count == 0, "the session", "the script", n, "%ld blocks live after the free", live_count);
+        if (got.made) {
+            bool same = got.count == want.count && got.outstanding == want.outstanding;
+            for (size_t i = 0; same && i < got.count; i++) same = same_outcome(&got.items[i], &want.items[i]);
+            check(same, "the session", "the script", n, "outcomes differ after a failed call");
+        }
+        total_failures++;
+    }
+    printf("the session (%s, %s, %zu-byte pieces): %ld allocations over the script, each failed in turn\n",
+           jsonrpc_role_name(role), jsonrpc_profile_name(profile), piece, total_failures - before);
+}
+
+/* jsonrpc_session_new alone: NULL, or a session, and nothing left after
+ * its free. */
+static uint64_t call_session_new(const Input *in, long n) {
+    (void)in;
+    (void)n;
+    JsonRpcSession *session = jsonrpc_session_new(JSONRPC_ROLE_CLIENT, profile, 0);
+    uint64_t print = session != NULL ? 1 : OUT_OF_MEMORY;
+    jsonrpc_session_free(session);
+    return print;
 }
 
 int main(void) {
@@ -471,30 +689,55 @@ int main(void) {
         {"jsonrpc_invalid_reply (client)", call_reply_client},
         {"jsonrpc_log_value", call_log_value},
     };
-    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
-        long made = 0;
-        for (size_t i = 0; i < input_count; i++) {
-            long count = each_failure(calls[c].name, &inputs[i], calls[c].call);
-            made += count;
-            /* Proof that the interposer sees the library's allocations: a
-             * request's strings live in an allocation of their own. */
-            if (calls[c].call == call_classify && i == 0) {
-                check(count >= 1, calls[c].name, inputs[i].name, 0, "no allocation seen");
+    static const uint32_t profiles[] = {JSONRPC_PROFILE_JSONRPC, JSONRPC_PROFILE_MCP};
+    for (size_t p = 0; p < sizeof profiles / sizeof profiles[0]; p++) {
+        profile = profiles[p];
+        for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+            long made = 0;
+            for (size_t i = 0; i < input_count; i++) {
+                long count = each_failure(calls[c].name, &inputs[i], calls[c].call);
+                made += count;
+                /* Proof that the interposer sees the library's allocations: a
+                 * request's strings live in an allocation of their own. */
+                if (calls[c].call == call_classify && i == 0) {
+                    check(count >= 1, calls[c].name, inputs[i].name, 0, "no allocation seen");
+                }
+                /* The header: jsonrpc_classify_into allocates nothing when the
+                 * strings fit its scratch and the line nests at most 1,024
+                 * levels deep (only the inputs named "deep" nest deeper). */
+                if (calls[c].call == call_classify_into_large && strncmp(inputs[i].name, "deep", 4) != 0) {
+                    check(count == 0, calls[c].name, inputs[i].name, 0, "%ld allocations", count);
+                }
             }
-            /* The header: jsonrpc_classify_into allocates nothing when the
-             * strings fit its scratch and the line nests at most 1,024
-             * levels deep (only the inputs named "deep" nest deeper). */
-            if (calls[c].call == call_classify_into_large && strncmp(inputs[i].name, "deep", 4) != 0) {
-                check(count == 0, calls[c].name, inputs[i].name, 0, "%ld allocations", count);
-            }
+            printf("%s (%s): %ld allocations over %zu inputs, each failed in turn\n", calls[c].name,
+                   jsonrpc_profile_name(profile), made, input_count);
         }
-        printf("%s: %ld allocations over %zu inputs, each failed in turn\n", calls[c].name, made, input_count);
+        /* The reader: pieces smaller and larger than a line, a limit that makes
+         * the deep lines too long, and the default. */
+        reader_failures(61, 0);
+        reader_failures(4096, 0);
+        reader_failures(100, 1000);
+        /* The session: made alone, then the script in each role, whole and
+         * in pieces. */
+        long made = each_failure("jsonrpc_session_new", &inputs[0], call_session_new);
+        printf("jsonrpc_session_new (%s): %ld allocations, each failed in turn\n", jsonrpc_profile_name(profile),
+               made);
+        memset(failed_calls, 0, sizeof failed_calls);
+        for (uint32_t role = JSONRPC_ROLE_SERVER; role <= JSONRPC_ROLE_CLIENT; role++) {
+            session_failures(role, 4096);
+            session_failures(role, 29);
+        }
+        printf("session calls that failed (%s): sent %ld, feed %ld, end %ld, refused %ld; lines substituted or "
+               "attributed in a clean run but dropped when a failed call was repeated: %ld\n",
+               jsonrpc_profile_name(profile), failed_calls[DO_SENT], failed_calls[DO_FEED], failed_calls[DO_END],
+               failed_calls[DO_REFUSED], dropped_on_repetition);
+        dropped_on_repetition = 0;
+        if (profile == JSONRPC_PROFILE_MCP) {
+            check(failed_calls[DO_SENT] > 0 && failed_calls[DO_FEED] > 0 && failed_calls[DO_END] > 0 &&
+                      failed_calls[DO_REFUSED] > 0,
+                  "the session", "the script", 0, "a call of the session never failed");
+        }
     }
-    /* The reader: pieces smaller and larger than a line, a limit that makes
-     * the deep lines too long, and the default. */
-    reader_failures(61, 0);
-    reader_failures(4096, 0);
-    reader_failures(100, 1000);
     for (size_t i = 0; i < input_count; i++) __libc_free(inputs[i].bytes);
     __libc_free(stream);
     check(total_failures > 0, "the interposer", "every call", 0, "no allocation was seen to fail");

@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
 """Flattens the shared JSON vectors into a line format C reads without a JSON parser.
 
-Usage: flatten_vectors.py ENVELOPE_JSONL LOG_VALUE_JSONL OUT   (OUT is a path, or - for stdout)
+Usage: flatten_vectors.py ENVELOPE_JSONL LOG_VALUE_JSONL MCP_JSONL OUT
+       (OUT is a path, or - for stdout)
 
 Output: lines starting with `#` are comments. Every other line is one record:
 a record type (`envelope` or `log_value`) then tab-separated `key=value` fields,
 always all of them, in a fixed order:
 
-  envelope  at name line kind id_kind id method jsonrpc_2_0 has_result has_error
-            names_no_request id_span method_span params_span result_span
-            error_span reason reply_server reply_client
+  envelope  at profile name line kind id_kind id method jsonrpc_2_0 has_result
+            has_error names_no_request id_span method_span params_span
+            result_span error_span reason reply_server reply_client substitute
   log_value at name input output
+
+The records of ENVELOPE_JSONL come first, with profile `jsonrpc` (SPEC
+sections 1 to 7) and no substitute (only the MCP profile gives one); then
+those of MCP_JSONL, with profile `mcp` (SPEC section 10) and their own
+`substitute`; then those of LOG_VALUE_JSONL.
 
 Values:
   at         the record's 1-based line number in its source file
+  profile    `jsonrpc` or `mcp`: the rule set the line is classified by
   bytes      lowercase hex of the bytes (UTF-8 for a JSON string; empty for
              an empty string), or `-` for JSON null / absent
   reason     as bytes, or `+` where any non-empty reason is accepted
-             (parse_error: the text is the implementation's own)
+             (parse_error: the text is the implementation's own; mcp.jsonl
+             may give null for it)
   booleans   0 or 1
   spans      `offset,len`, or `-` when the member is absent
   kind, id_kind  the vector's own names (`request`, `number`, ...)
@@ -26,18 +34,20 @@ Values:
 import json
 import sys
 
-USAGE = "usage: flatten_vectors.py ENVELOPE_JSONL LOG_VALUE_JSONL OUT   (OUT: a path, or - for stdout)"
+USAGE = "usage: flatten_vectors.py ENVELOPE_JSONL LOG_VALUE_JSONL MCP_JSONL OUT   (OUT: a path, or - for stdout)"
 
 ABSENT = "-"
 ANY_REASON = "+"
 
 KINDS = {"empty", "parse_error", "batch", "not_object", "invalid_request",
          "request", "notification", "response", "not_jsonrpc"}
+MCP_KINDS = KINDS | {"invalid_response"}
 ID_KINDS = {"absent", "null", "string", "number", "object", "array", "boolean"}
 FLAGS = ("jsonrpc_2_0", "has_result", "has_error", "names_no_request")
 SPANS = ("id", "method", "params", "result", "error")
 ENVELOPE_KEYS = {"name", "line", "line_hex", "kind", "id_kind", "id", "method",
                  *FLAGS, "spans", "reason", "reply_server", "reply_client"}
+MCP_KEYS = ENVELOPE_KEYS | {"substitute"}
 LOG_KEYS = {"name", "input", "input_hex", "output"}
 
 
@@ -79,9 +89,10 @@ def span(spans, key):
     return f"{offset},{length}"
 
 
-def reason(record):
+def reason(record, profile):
     if record["kind"] == "parse_error":
-        if not record["reason"]:
+        # envelope.jsonl gives a text of its own; mcp.jsonl may give null.
+        if not record["reason"] and profile == "jsonrpc":
             raise VectorError("a parse_error vector needs a reason")
         return ANY_REASON
     return text_hex(record["reason"])
@@ -94,24 +105,30 @@ def one_of(record, key, allowed):
     return value
 
 
-def envelope_fields(record):
+def envelope_fields(record, profile="jsonrpc"):
     spans = record["spans"]
     unknown_spans = set(spans) - set(SPANS)
     if unknown_spans:
         raise VectorError(f"unknown spans: {sorted(unknown_spans)}")
     return [
+        ("profile", profile),
         ("name", text_hex(record["name"])),
         ("line", input_hex(record, "line", "line_hex")),
-        ("kind", one_of(record, "kind", KINDS)),
+        ("kind", one_of(record, "kind", MCP_KINDS if profile == "mcp" else KINDS)),
         ("id_kind", one_of(record, "id_kind", ID_KINDS)),
         ("id", text_hex(record["id"])),
         ("method", text_hex(record["method"])),
         *((key, flag(record, key)) for key in FLAGS),
         *((f"{key}_span", span(spans, key)) for key in SPANS),
-        ("reason", reason(record)),
+        ("reason", reason(record, profile)),
         ("reply_server", text_hex(record["reply_server"])),
         ("reply_client", text_hex(record["reply_client"])),
+        ("substitute", text_hex(record["substitute"]) if profile == "mcp" else ABSENT),
     ]
+
+
+def mcp_fields(record):
+    return envelope_fields(record, "mcp")
 
 
 def log_fields(record):
@@ -140,11 +157,12 @@ def flatten(path, record_type, known_keys, fields_of):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) != 5:
         raise SystemExit(USAGE)
-    envelope_path, log_path, out_path = argv[1:]
-    lines = [f"# flattened from {envelope_path} and {log_path} by flatten_vectors.py"]
+    envelope_path, log_path, mcp_path, out_path = argv[1:]
+    lines = [f"# flattened from {envelope_path}, {mcp_path} and {log_path} by flatten_vectors.py"]
     lines += flatten(envelope_path, "envelope", ENVELOPE_KEYS, envelope_fields)
+    lines += flatten(mcp_path, "envelope", MCP_KEYS, mcp_fields)
     lines += flatten(log_path, "log_value", LOG_KEYS, log_fields)
     text = "".join(line + "\n" for line in lines)
     if out_path == "-":

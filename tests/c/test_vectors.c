@@ -1,7 +1,9 @@
 /*
  * test_vectors.c: the shared vectors of tests/vectors, one line at a time
- * and as streams through a JsonRpcReader, the reader's promises, and the
- * edges of the C ABI, through jsonrpc_envelope.h.
+ * and as streams through a JsonRpcReader and a JsonRpcSession, the
+ * reader's and the session's promises, and the edges of the C ABI, through
+ * jsonrpc_envelope.h. envelope.jsonl runs in the JSON-RPC profile and
+ * mcp.jsonl in the MCP profile (SPEC section 10).
  *
  * Input: the flat file that tests/c/flatten_vectors.py writes (its format is
  * described there). Output: one "FAIL <where>: <what>" line (and details)
@@ -10,7 +12,7 @@
  * input could not be read.
  *
  *   python3 tests/c/flatten_vectors.py tests/vectors/envelope.jsonl \
- *       tests/vectors/log_value.jsonl target/c/vectors.flat
+ *       tests/vectors/log_value.jsonl tests/vectors/mcp.jsonl target/c/vectors.flat
  *   cc -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude \
  *       tests/c/test_vectors.c -Ltarget/debug -ljsonrpc_envelope -o target/c/test_vectors
  *   LD_LIBRARY_PATH=target/debug target/c/test_vectors target/c/vectors.flat
@@ -38,6 +40,12 @@
 /* The reply a server owes for a line that is not JSON (SPEC §4). */
 static const char PARSE_ERROR_REPLY[] =
     "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}";
+
+/* The profile values (the header's), in the order the tests take them. */
+static const uint32_t PROFILES_TESTED[] = {JSONRPC_PROFILE_JSONRPC, JSONRPC_PROFILE_MCP};
+
+/* Values that are no profile (0 is deliberately none). */
+static const uint32_t NOT_PROFILES[] = {0, 3, UINT32_MAX};
 
 /* The largest chunk of the stream passes; every size from 1 is tried. */
 enum { MAX_CHUNK = 70 };
@@ -230,6 +238,7 @@ static const char *const KIND_NAMES[] = {
     [JSONRPC_KIND_RESPONSE] = "response",
     [JSONRPC_KIND_NOT_JSONRPC] = "not_jsonrpc",
     [JSONRPC_KIND_TOO_LONG] = "too_long",
+    [JSONRPC_KIND_INVALID_RESPONSE] = "invalid_response",
 };
 
 static const char *const ID_KIND_NAMES[] = {
@@ -242,6 +251,23 @@ static const char *const ID_KIND_NAMES[] = {
     [JSONRPC_ID_BOOLEAN] = "boolean",
 };
 
+/* The profiles as the flat file spells them (SPEC section 10). */
+static const char *const PROFILE_NAMES[] = {
+    [JSONRPC_PROFILE_JSONRPC] = "jsonrpc",
+    [JSONRPC_PROFILE_MCP] = "mcp",
+};
+
+/* The actions as the header spells their records' words. */
+static const char *const ACTION_NAMES[] = {
+    [JSONRPC_ACTION_NONE] = "none",
+    [JSONRPC_ACTION_FORWARD] = "forwarded",
+    [JSONRPC_ACTION_ANSWER] = "answered",
+    [JSONRPC_ACTION_SUBSTITUTE] = "substituted",
+    [JSONRPC_ACTION_ATTRIBUTE] = "attributed",
+    [JSONRPC_ACTION_DROP] = "dropped",
+    [JSONRPC_ACTION_DIVERT] = "diverted",
+};
+
 /* A table of names, indexed by an enum's value. */
 typedef struct {
     const char *const *names;
@@ -250,9 +276,11 @@ typedef struct {
 
 static const NameTable KINDS = {KIND_NAMES, COUNT_OF(KIND_NAMES)};
 static const NameTable ID_KINDS = {ID_KIND_NAMES, COUNT_OF(ID_KIND_NAMES)};
+static const NameTable PROFILES = {PROFILE_NAMES, COUNT_OF(PROFILE_NAMES)};
+static const NameTable ACTIONS = {ACTION_NAMES, COUNT_OF(ACTION_NAMES)};
 
 static const char *name_of(NameTable table, uint32_t value) {
-    return value < table.count ? table.names[value] : "(unknown value)";
+    return value < table.count && table.names[value] != NULL ? table.names[value] : "(unknown value)";
 }
 
 static void check_enum(const char *what, NameTable table, uint32_t got, uint32_t want) {
@@ -286,9 +314,11 @@ static void spans_of(const JsonRpcClassification *c, JsonRpcSpan spans[SPAN_COUN
     spans[SPAN_ERROR] = c->error_span;
 }
 
-/* One record of envelope.jsonl. An absent span has len 0. */
+/* One record of envelope.jsonl (profile jsonrpc) or mcp.jsonl (profile
+ * mcp). An absent span has len 0. */
 typedef struct {
-    unsigned at; /* line number in envelope.jsonl */
+    unsigned at;      /* line number in its file */
+    uint32_t profile; /* a JsonRpcProfile */
     Text name;
     Text line;
     uint32_t kind;
@@ -300,7 +330,13 @@ typedef struct {
     Text reason;
     Text reply_server;
     Text reply_client;
+    Text substitute;
 } EnvelopeVector;
+
+/* The file a vector comes from. */
+static const char *source_of(const EnvelopeVector *vector) {
+    return vector->profile == JSONRPC_PROFILE_MCP ? "mcp.jsonl" : "envelope.jsonl";
+}
 
 /* One record of log_value.jsonl. */
 typedef struct {
@@ -508,6 +544,7 @@ static uint32_t enum_field(Record *record, const char *key, NameTable table) {
 static EnvelopeVector envelope_vector(Record *record) {
     EnvelopeVector vector = {
         .at = (unsigned)number_field(record, "at"),
+        .profile = enum_field(record, "profile", PROFILES),
         .name = bytes_field(record, "name"),
         .line = bytes_field(record, "line"),
         .kind = enum_field(record, "kind", KINDS),
@@ -517,6 +554,7 @@ static EnvelopeVector envelope_vector(Record *record) {
         .reason = text_field(record, "reason", true),
         .reply_server = text_field(record, "reply_server", false),
         .reply_client = text_field(record, "reply_client", false),
+        .substitute = text_field(record, "substitute", false),
     };
     for (size_t i = 0; i < FLAG_COUNT; i++) {
         vector.flags[i] = bool_field(record, FLAG_NAMES[i]);
@@ -622,7 +660,8 @@ static bool load_vectors(const char *path, Vectors *vectors) {
 
 static void check_freed_classification(const JsonRpcClassification *c, const char *when) {
     check(c->kind == JSONRPC_KIND_NONE && c->storage == NULL && c->id.ptr == NULL && c->method.ptr == NULL &&
-              c->reason.ptr == NULL && c->reply_server.ptr == NULL && c->reply_client.ptr == NULL,
+              c->reason.ptr == NULL && c->reply_server.ptr == NULL && c->reply_client.ptr == NULL &&
+              c->substitute.ptr == NULL,
           "classification not zeroed %s (kind %u)", when, (unsigned)c->kind);
 }
 
@@ -641,11 +680,11 @@ static void free_string_twice(JsonRpcString *string, const char *what) {
 }
 
 /* ------------------------------------------------------------------------
- * Envelope vectors, one line at a time.
+ * Envelope vectors (both files, each in its profile), one line at a time.
  */
 
 static void set_envelope_context(const EnvelopeVector *vector, const char *what) {
-    set_context("envelope.jsonl line %u \"%s\"%s", vector->at, vector->name.ptr, what);
+    set_context("%s line %u \"%s\"%s", source_of(vector), vector->at, vector->name.ptr, what);
 }
 
 static void check_classification(const JsonRpcClassification *c, const EnvelopeVector *vector) {
@@ -669,26 +708,106 @@ static void check_classification(const JsonRpcClassification *c, const EnvelopeV
     check_text("reason", c->reason, vector->reason);
     check_text("reply_server", c->reply_server, vector->reply_server);
     check_text("reply_client", c->reply_client, vector->reply_client);
+    check_text("substitute", c->substitute, vector->substitute);
 }
 
 /* jsonrpc_invalid_reply for one role, then its text freed twice. */
-static void check_invalid_reply(const unsigned char *line, size_t len, uint32_t role, const char *what,
-                                Text want) {
-    JsonRpcReply reply = jsonrpc_invalid_reply(line, len, role);
+static void check_invalid_reply(const unsigned char *line, size_t len, uint32_t role, uint32_t profile,
+                                const char *what, Text want) {
+    JsonRpcReply reply = jsonrpc_invalid_reply(line, len, role, profile);
     check(reply.status == JSONRPC_STATUS_OK, "%s: status %u, expected OK", what, (unsigned)reply.status);
     check_text(what, str_of_string(reply.text), want);
     free_string_twice(&reply.text, what);
+}
+
+enum { STRING_COUNT = 6 };
+
+/* A classification's strings in the order the header gives for `texts`
+ * and for scratch. */
+static void strings_of(const JsonRpcClassification *c, const JsonRpcStr *out[STRING_COUNT]) {
+    out[0] = &c->id;
+    out[1] = &c->method;
+    out[2] = &c->reason;
+    out[3] = &c->reply_server;
+    out[4] = &c->reply_client;
+    out[5] = &c->substitute;
+}
+
+/* The room a classification's strings take back to back, each with its NUL. */
+static size_t strings_size(const JsonRpcClassification *c) {
+    const JsonRpcStr *strings[STRING_COUNT];
+    strings_of(c, strings);
+    size_t size = 0;
+    for (size_t s = 0; s < STRING_COUNT; s++) {
+        size += strings[s]->ptr != NULL ? strings[s]->len + 1 : 0;
+    }
+    return size;
+}
+
+/* Whether every present string stands in `scratch`, back to back from its
+ * first byte in the header's order, each followed by its NUL. */
+static bool strings_in_scratch(const JsonRpcClassification *c, const unsigned char *scratch) {
+    const JsonRpcStr *strings[STRING_COUNT];
+    strings_of(c, strings);
+    size_t at = 0;
+    for (size_t s = 0; s < STRING_COUNT; s++) {
+        if (strings[s]->ptr == NULL) {
+            continue;
+        }
+        if (strings[s]->ptr != (const char *)scratch + at || strings[s]->ptr[strings[s]->len] != '\0') {
+            return false;
+        }
+        at += strings[s]->len + 1;
+    }
+    return true;
+}
+
+/* jsonrpc_classify_into with `scratch_len` bytes of scratch (a heap block
+ * of exactly that size; NULL scratch when `null_scratch`): status OK, every
+ * field of the vector, strings in the scratch exactly when `fits`, and the
+ * result freed twice. */
+static void check_into(const unsigned char *line, size_t len, const EnvelopeVector *vector, size_t scratch_len,
+                       bool null_scratch, bool fits) {
+    char what[96];
+    snprintf(what, sizeof what, " (jsonrpc_classify_into, %s%zu bytes of scratch)", null_scratch ? "NULL with " : "",
+             scratch_len);
+    set_envelope_context(vector, what);
+    unsigned char *scratch = null_scratch ? NULL : xrealloc(NULL, scratch_len);
+    JsonRpcClassification c;
+    memset(&c, 0xa5, sizeof c); /* overwritten, not freed */
+    JsonRpcStatus status = jsonrpc_classify_into(line, len, vector->profile, &c, scratch, scratch_len);
+    check(status == JSONRPC_STATUS_OK, "status %u, expected OK", (unsigned)status);
+    check_classification(&c, vector);
+    if (fits) {
+        check(c.storage == NULL, "the strings fit the scratch, but the result owns memory");
+        check(strings_in_scratch(&c, scratch), "the strings are not back to back from the scratch's first byte");
+    } else {
+        check(c.storage != NULL, "the strings do not fit the scratch, but the result owns no memory");
+    }
+    free_classification_twice(&c);
+    free(scratch);
 }
 
 static void check_envelope_vector(const EnvelopeVector *vector) {
     set_envelope_context(vector, "");
     size_t len = vector->line.len;
     unsigned char *line = exact_copy(vector->line.ptr, len);
-    JsonRpcClassification c = jsonrpc_classify(line, len);
+    JsonRpcClassification c = jsonrpc_classify(line, len, vector->profile);
     check_classification(&c, vector);
-    check_invalid_reply(line, len, JSONRPC_ROLE_SERVER, "jsonrpc_invalid_reply(server)", vector->reply_server);
-    check_invalid_reply(line, len, JSONRPC_ROLE_CLIENT, "jsonrpc_invalid_reply(client)", vector->reply_client);
+    check_invalid_reply(line, len, JSONRPC_ROLE_SERVER, vector->profile, "jsonrpc_invalid_reply(server)",
+                        vector->reply_server);
+    check_invalid_reply(line, len, JSONRPC_ROLE_CLIENT, vector->profile, "jsonrpc_invalid_reply(client)",
+                        vector->reply_client);
+    /* The room the strings need, from the result just checked: scratch of
+     * exactly that size holds them all, a byte less holds not all of them. */
+    size_t need = strings_size(&c);
     free_classification_twice(&c);
+    check_into(line, len, vector, need, false, true);
+    check_into(line, len, vector, need + 100, false, true);
+    if (need > 0) {
+        check_into(line, len, vector, need - 1, false, false);
+        check_into(line, len, vector, 100, true, false);
+    }
     free(line);
 }
 
@@ -712,7 +831,7 @@ static void check_prefixes(const EnvelopeVector *vector) {
     set_envelope_context(vector, " (prefixes)");
     for (size_t len = 0; len <= vector->line.len; len = next_prefix(len, vector->line.len)) {
         unsigned char *prefix = exact_copy(vector->line.ptr, len);
-        JsonRpcClassification c = jsonrpc_classify(prefix, len);
+        JsonRpcClassification c = jsonrpc_classify(prefix, len, vector->profile);
         if (!check(c.kind != JSONRPC_KIND_NONE, "prefix of %zu bytes: kind none", len)) {
             print_text("reason", text_of_str(c.reason));
         }
@@ -735,9 +854,10 @@ static void check_log_vector(const LogVector *vector) {
 }
 
 /* ------------------------------------------------------------------------
- * Streams through a JsonRpcReader, fed as a host would: each chunk as it is
- * read, then the end of the stream. Each chunk is a heap copy freed right
- * after the call, so a reader that kept a pointer into it would be caught.
+ * Streams through a JsonRpcReader or a JsonRpcSession, fed as a host would:
+ * each chunk as it is read, then the end of the stream. Each chunk is a
+ * heap copy freed right after the call, so a reader that kept a pointer
+ * into it would be caught.
  */
 
 typedef void ItemCheck(void *context, size_t index, const JsonRpcLine *item, const JsonRpcBatch *batch);
@@ -746,8 +866,10 @@ typedef struct {
     const char *label; /* names the stream in failures */
     const unsigned char *bytes;
     size_t len;
-    size_t chunk;    /* bytes read at a time */
-    size_t max_line; /* 0 for the library's default */
+    size_t chunk;      /* bytes read at a time */
+    size_t max_line;   /* 0 for the library's default */
+    uint32_t profile;  /* a JsonRpcProfile */
+    uint32_t role;     /* 0: a plain JsonRpcReader; else a JsonRpcSession in this role */
     ItemCheck *check_item;
     void *context;
 } Feed;
@@ -756,23 +878,12 @@ static size_t min_size(size_t a, size_t b) {
     return a < b ? a : b;
 }
 
-enum { STRING_COUNT = 5 };
-
-/* A classification's strings in the order the header gives for `texts`. */
-static void strings_of(const JsonRpcClassification *c, const JsonRpcStr *out[STRING_COUNT]) {
-    out[0] = &c->id;
-    out[1] = &c->method;
-    out[2] = &c->reason;
-    out[3] = &c->reply_server;
-    out[4] = &c->reply_client;
-}
-
 static bool span_is_zero(JsonRpcSpan span) {
     return span.offset == 0 && span.len == 0;
 }
 
 /* A TOO_LONG item carries its number, its length, an offset of 0, and
- * nothing else. */
+ * nothing else (but, from a session, its action). */
 static void check_too_long_fields(const JsonRpcLine *item) {
     const JsonRpcClassification *c = &item->classification;
     JsonRpcSpan spans[SPAN_COUNT];
@@ -786,8 +897,60 @@ static void check_too_long_fields(const JsonRpcLine *item) {
               !c->names_no_request && spans_zero && c->storage == NULL,
           "a too_long item carries fields");
     check(c->id.ptr == NULL && c->method.ptr == NULL && c->reason.ptr == NULL && c->reply_server.ptr == NULL &&
-              c->reply_client.ptr == NULL,
+              c->reply_client.ptr == NULL && c->substitute.ptr == NULL,
           "a too_long item has strings or owes a reply");
+}
+
+static bool action_has_text(uint32_t action) {
+    return action == JSONRPC_ACTION_ANSWER || action == JSONRPC_ACTION_SUBSTITUTE ||
+           action == JSONRPC_ACTION_ATTRIBUTE;
+}
+
+static bool inside(const char *ptr, const char *base, size_t len) {
+    return base != NULL && ptr >= base && ptr < base + len;
+}
+
+/* What the header promises of an item's action: a plain reader's is NONE,
+ * with no text and no note; a session's is one of its six actions, with a
+ * text exactly for ANSWER, SUBSTITUTE and ATTRIBUTE (the reply the line
+ * owes in the session's role; the line's own substitute, where it has one;
+ * else a string of the session's own, outside `texts`) and a note for
+ * every action but FORWARD. */
+static bool check_action_fields(const JsonRpcLine *item, size_t i, uint32_t role, const JsonRpcBatch *batch) {
+    const JsonRpcClassification *c = &item->classification;
+    if (role == 0) {
+        return check(item->action == JSONRPC_ACTION_NONE && item->action_text.ptr == NULL &&
+                         item->action_text.len == 0 && item->note == NULL,
+                     "item %zu of a plain reader has an action (%u), a text or a note", i, (unsigned)item->action);
+    }
+    uint32_t action = item->action;
+    bool ok = check(action >= JSONRPC_ACTION_FORWARD && action <= JSONRPC_ACTION_DIVERT,
+                    "item %zu: action %u is none of the session's", i, (unsigned)action);
+    ok = ok && check((item->note != NULL) == (action != JSONRPC_ACTION_FORWARD) &&
+                         (item->note == NULL || item->note[0] != '\0'),
+                     "item %zu (%s): a note %s", i, name_of(ACTIONS, action),
+                     item->note != NULL ? "where none is due, or an empty one" : "is missing");
+    ok = ok && check((item->action_text.ptr != NULL) == action_has_text(action),
+                     "item %zu (%s): action_text %s", i, name_of(ACTIONS, action),
+                     item->action_text.ptr != NULL ? "where none is due" : "is missing");
+    if (!ok || item->action_text.ptr == NULL) {
+        return ok;
+    }
+    JsonRpcStr text = item->action_text;
+    ok = check(text.len > 0 && text.ptr[text.len] == '\0', "item %zu: action_text is empty or has no NUL after it",
+               i);
+    JsonRpcStr reply = role == JSONRPC_ROLE_SERVER ? c->reply_server : c->reply_client;
+    if (action == JSONRPC_ACTION_ANSWER) {
+        ok = ok && check(text.ptr == reply.ptr && text.len == reply.len,
+                         "item %zu: an answer that is not the line's reply for the role", i);
+    } else if (action == JSONRPC_ACTION_SUBSTITUTE && c->substitute.ptr != NULL) {
+        ok = ok && check(text.ptr == c->substitute.ptr && text.len == c->substitute.len,
+                         "item %zu: a substitute that is not the line's own", i);
+    } else {
+        ok = ok && check(!inside(text.ptr, batch->texts, batch->texts_len),
+                         "item %zu: the session's own text stands in texts", i);
+    }
+    return ok;
 }
 
 /* What the header promises of every batch, whatever its lines: items
@@ -795,9 +958,10 @@ static void check_too_long_fields(const JsonRpcLine *item) {
  * by its LF (but the last line of a stream, from the end, may have none),
  * after the one before it, and `bytes` ending with the last one; TOO_LONG
  * items empty; every string in `texts`, back to back in field order, each
- * followed by its NUL, and nothing else there. False when the items cannot
- * be looked at further. */
-static bool check_batch(const JsonRpcBatch *batch, uint64_t *number, bool at_end) {
+ * followed by its NUL, and nothing else there; each item's action as
+ * check_action_fields says (`role` 0 for a plain reader's batch). False
+ * when the items cannot be looked at further. */
+static bool check_batch(const JsonRpcBatch *batch, uint64_t *number, bool at_end, uint32_t role) {
     if (!check((batch->count == 0 || batch->items != NULL) && (batch->bytes_len == 0 || batch->bytes != NULL) &&
                    (batch->texts_len == 0 || batch->texts != NULL),
                "a part of the batch is at NULL with a length")) {
@@ -811,8 +975,11 @@ static bool check_batch(const JsonRpcBatch *batch, uint64_t *number, bool at_end
         const JsonRpcClassification *c = &item->classification;
         uint64_t want = ++*number;
         ok = check(item->number == want, "item %zu is line %" PRIu64 ", expected %" PRIu64, i, item->number, want);
+        ok = check_action_fields(item, i, role, batch) && ok;
         if (c->kind == JSONRPC_KIND_TOO_LONG) {
             check_too_long_fields(item);
+            check(role == 0 || (item->action == JSONRPC_ACTION_DROP && item->action_text.ptr == NULL),
+                  "a session's too_long item %zu is not dropped (%s)", i, name_of(ACTIONS, item->action));
             continue;
         }
         ok = ok && check(c->kind != JSONRPC_KIND_NONE, "item %zu has kind none", i) &&
@@ -850,13 +1017,44 @@ static bool check_batch(const JsonRpcBatch *batch, uint64_t *number, bool at_end
            check(text_at == batch->texts_len, "texts_len %zu, but the strings end at %zu", batch->texts_len, text_at);
 }
 
+/* A reader or a session, whichever a Feed asks for. */
+typedef struct {
+    JsonRpcReader *reader;
+    JsonRpcSession *session;
+} Stream;
+
+static Stream stream_new(size_t max_line, uint32_t profile, uint32_t role) {
+    Stream s = {NULL, NULL};
+    if (role == 0) {
+        s.reader = jsonrpc_reader_new(max_line, profile);
+    } else {
+        s.session = jsonrpc_session_new(role, profile, max_line);
+    }
+    return s;
+}
+
+static JsonRpcStatus stream_feed(Stream s, const unsigned char *data, size_t len, JsonRpcBatch *out) {
+    return s.session != NULL ? jsonrpc_session_feed(s.session, data, len, out)
+                             : jsonrpc_reader_feed(s.reader, data, len, out);
+}
+
+static JsonRpcStatus stream_end(Stream s, JsonRpcBatch *out) {
+    return s.session != NULL ? jsonrpc_session_end(s.session, out) : jsonrpc_reader_end(s.reader, out);
+}
+
+static void stream_free(Stream s) {
+    jsonrpc_reader_free(s.reader);
+    jsonrpc_session_free(s.session);
+}
+
 /* Feeds the stream and checks each batch and each item; failures name the
  * stream, and the item by its index, which the item check can refine.
  * Returns how many items there were. */
 static size_t feed_stream(const Feed *feed) {
     set_context("%s", feed->label);
-    JsonRpcReader *reader = jsonrpc_reader_new(feed->max_line);
-    if (!check(reader != NULL, "jsonrpc_reader_new gave NULL")) {
+    Stream stream = stream_new(feed->max_line, feed->profile, feed->role);
+    if (!check(stream.reader != NULL || stream.session != NULL, "jsonrpc_%s_new gave NULL",
+               feed->role == 0 ? "reader" : "session")) {
         return 0;
     }
     uint64_t number = 0;
@@ -869,16 +1067,16 @@ static size_t feed_stream(const Feed *feed) {
         if (read < feed->len) {
             size_t chunk = min_size(feed->chunk, feed->len - read);
             unsigned char *piece = exact_copy(feed->bytes + read, chunk);
-            status = jsonrpc_reader_feed(reader, piece, chunk, &batch);
+            status = stream_feed(stream, piece, chunk, &batch);
             free(piece);
             read += chunk;
         } else {
-            status = jsonrpc_reader_end(reader, &batch);
+            status = stream_end(stream, &batch);
             at_end = true;
         }
         set_context("%s, after %zu bytes%s", feed->label, read, at_end ? " and the end" : "");
         if (!check(status == JSONRPC_STATUS_OK, "status %u", (unsigned)status) ||
-            !check_batch(&batch, &number, at_end)) {
+            !check_batch(&batch, &number, at_end, feed->role)) {
             break;
         }
         for (size_t i = 0; i < batch.count; i++, items++) {
@@ -886,17 +1084,49 @@ static size_t feed_stream(const Feed *feed) {
             feed->check_item(feed->context, items, &batch.items[i], &batch);
         }
     }
-    jsonrpc_reader_free(reader);
+    stream_free(stream);
     set_context("%s", feed->label);
     return items;
 }
 
-/* The many-lines passes: every vector line without LF, in order. */
+/* What a session does with a line of the vectors when no request is
+ * outstanding (SPEC §8's tables; in the MCP profile §9's handshake rule
+ * and §10.4: an error that names no request, and an invalid_response, with
+ * nothing to give them to, are dropped). */
+static uint32_t expected_action(const EnvelopeVector *vector, uint32_t role) {
+    bool server = role == JSONRPC_ROLE_SERVER;
+    switch (vector->kind) {
+    case JSONRPC_KIND_REQUEST:
+    case JSONRPC_KIND_NOTIFICATION:
+        return JSONRPC_ACTION_FORWARD;
+    case JSONRPC_KIND_RESPONSE:
+        if (vector->profile == JSONRPC_PROFILE_MCP && vector->flags[FLAG_NAMES_NO_REQUEST]) {
+            return JSONRPC_ACTION_DROP;
+        }
+        return JSONRPC_ACTION_FORWARD;
+    case JSONRPC_KIND_INVALID_RESPONSE:
+        return JSONRPC_ACTION_DROP;
+    case JSONRPC_KIND_INVALID_REQUEST:
+        return JSONRPC_ACTION_ANSWER;
+    case JSONRPC_KIND_PARSE_ERROR:
+    case JSONRPC_KIND_BATCH:
+    case JSONRPC_KIND_NOT_OBJECT:
+        return server ? JSONRPC_ACTION_ANSWER : JSONRPC_ACTION_DIVERT;
+    case JSONRPC_KIND_EMPTY:
+    case JSONRPC_KIND_NOT_JSONRPC:
+        return server ? JSONRPC_ACTION_DROP : JSONRPC_ACTION_DIVERT;
+    }
+    return JSONRPC_ACTION_NONE;
+}
+
+/* The many-lines passes: every vector line of one profile without LF, in
+ * order, through a reader (`role` 0) or a session in `role`. */
 typedef struct {
     const EnvelopeVector **vectors;
     size_t count;
     bool crlf; /* lines end with CR LF rather than LF */
-    char label[64];
+    uint32_t role;
+    char label[96];
 } StreamPass;
 
 static void check_stream_item(void *context, size_t index, const JsonRpcLine *item, const JsonRpcBatch *batch) {
@@ -905,7 +1135,8 @@ static void check_stream_item(void *context, size_t index, const JsonRpcLine *it
         return;
     }
     const EnvelopeVector *vector = pass->vectors[index];
-    set_context("%s, item %zu: envelope.jsonl line %u \"%s\"", pass->label, index, vector->at, vector->name.ptr);
+    set_context("%s, item %zu: %s line %u \"%s\"", pass->label, index, source_of(vector), vector->at,
+                vector->name.ptr);
     /* Lines are joined, so the last one has no line ending, hence no CR; a
      * CR stays in its line, as whitespace, and changes nothing else. */
     bool has_cr = pass->crlf && index + 1 < pass->count;
@@ -918,13 +1149,30 @@ static void check_stream_item(void *context, size_t index, const JsonRpcLine *it
         check(!has_cr || batch->bytes[item->offset + want_line.len] == '\r', "the line does not end with its CR");
     }
     check_classification(&item->classification, vector);
+    if (pass->role != 0) {
+        check_enum("action", ACTIONS, item->action, expected_action(vector, pass->role));
+        Text want = item->action != JSONRPC_ACTION_ANSWER         ? (Text){TEXT_ABSENT, NULL, 0}
+                    : pass->role == JSONRPC_ROLE_SERVER ? vector->reply_server
+                                                        : vector->reply_client;
+        check_text("action_text", item->action_text, want);
+    }
 }
 
 static void run_stream_pass(StreamPass *pass, const ByteBuf *stream, size_t chunk) {
-    Feed feed = {pass->label, stream->data, stream->len, chunk, 0, check_stream_item, pass};
+    uint32_t profile = pass->count > 0 ? pass->vectors[0]->profile : JSONRPC_PROFILE_JSONRPC;
+    Feed feed = {.label = pass->label,
+                 .bytes = stream->data,
+                 .len = stream->len,
+                 .chunk = chunk,
+                 .profile = profile,
+                 .role = pass->role,
+                 .check_item = check_stream_item,
+                 .context = pass};
     check_size("items", feed_stream(&feed), pass->count);
 }
 
+/* Every chunk size from 1 to MAX_CHUNK and the whole stream through a
+ * reader; a few of them through a session in each role. */
 static void check_stream(const EnvelopeVector **vectors, size_t count, bool crlf) {
     const char *separator = crlf ? "\r\n" : "\n";
     ByteBuf stream = {0};
@@ -934,28 +1182,44 @@ static void check_stream(const EnvelopeVector **vectors, size_t count, bool crlf
         }
         buf_append(&stream, vectors[i]->line.ptr, vectors[i]->line.len);
     }
-    StreamPass pass = {vectors, count, crlf, ""};
+    const char *file = count > 0 ? source_of(vectors[0]) : "";
+    StreamPass pass = {vectors, count, crlf, 0, ""};
     const char *ending = crlf ? "CRLF" : "LF";
     for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
-        snprintf(pass.label, sizeof pass.label, "stream (%s, chunks of %zu)", ending, chunk);
+        snprintf(pass.label, sizeof pass.label, "%s stream (%s, chunks of %zu)", file, ending, chunk);
         run_stream_pass(&pass, &stream, chunk);
     }
-    snprintf(pass.label, sizeof pass.label, "stream (%s, whole)", ending);
+    snprintf(pass.label, sizeof pass.label, "%s stream (%s, whole)", file, ending);
     run_stream_pass(&pass, &stream, SIZE_MAX);
+    static const size_t SESSION_CHUNKS[] = {1, 5, 61, SIZE_MAX};
+    for (uint32_t role = JSONRPC_ROLE_SERVER; role <= JSONRPC_ROLE_CLIENT; role++) {
+        pass.role = role;
+        for (size_t i = 0; i < COUNT_OF(SESSION_CHUNKS); i++) {
+            snprintf(pass.label, sizeof pass.label, "%s stream through a %s session (%s, chunks of %zu)", file,
+                     jsonrpc_role_name(role), ending, SESSION_CHUNKS[i]);
+            run_stream_pass(&pass, &stream, SESSION_CHUNKS[i]);
+        }
+    }
     buf_free(&stream);
 }
 
+/* Each profile's vectors (envelope.jsonl's, mcp.jsonl's) as one stream. */
 static void check_many_lines(const Vectors *vectors) {
     const EnvelopeVector **lines = xrealloc(NULL, vectors->envelope_count * sizeof *lines);
-    size_t count = 0;
-    for (size_t i = 0; i < vectors->envelope_count; i++) {
-        const EnvelopeVector *vector = &vectors->envelopes[i];
-        if (memchr(vector->line.ptr, '\n', vector->line.len) == NULL) {
-            lines[count++] = vector;
+    for (size_t p = 0; p < COUNT_OF(PROFILES_TESTED); p++) {
+        size_t count = 0;
+        for (size_t i = 0; i < vectors->envelope_count; i++) {
+            const EnvelopeVector *vector = &vectors->envelopes[i];
+            if (vector->profile == PROFILES_TESTED[p] && memchr(vector->line.ptr, '\n', vector->line.len) == NULL) {
+                lines[count++] = vector;
+            }
+        }
+        set_context("the %s vectors as a stream", PROFILE_NAMES[PROFILES_TESTED[p]]);
+        if (check(count > 10, "only %zu lines", count)) {
+            check_stream(lines, count, false);
+            check_stream(lines, count, true);
         }
     }
-    check_stream(lines, count, false);
-    check_stream(lines, count, true);
     free(lines);
 }
 
@@ -971,29 +1235,50 @@ typedef struct {
 
 enum { TOO_LONG_MAX_LINE = 10 };
 
-static const ExpectedItem TOO_LONG_ITEMS[] = {
-    {JSONRPC_KIND_RESPONSE, 8, "{\"id\":1}"},
-    {JSONRPC_KIND_TOO_LONG, 250, NULL},
-    {JSONRPC_KIND_NOT_JSONRPC, 2, "{}"},
-    {JSONRPC_KIND_TOO_LONG, 11, NULL},
-    {JSONRPC_KIND_PARSE_ERROR, 10, "zzzzzzzzzz"},
-    {JSONRPC_KIND_TOO_LONG, 37, NULL},
+/* Each with the action a session takes in role server, then client (SPEC
+ * §8: a too-long line is dropped in both; `{}` is no JSON-RPC; `zzz...` is
+ * no JSON). */
+static const struct {
+    ExpectedItem item;
+    uint32_t server_action;
+    uint32_t client_action;
+} TOO_LONG_ITEMS[] = {
+    {{JSONRPC_KIND_RESPONSE, 8, "{\"id\":1}"}, JSONRPC_ACTION_FORWARD, JSONRPC_ACTION_FORWARD},
+    {{JSONRPC_KIND_TOO_LONG, 250, NULL}, JSONRPC_ACTION_DROP, JSONRPC_ACTION_DROP},
+    {{JSONRPC_KIND_NOT_JSONRPC, 2, "{}"}, JSONRPC_ACTION_DROP, JSONRPC_ACTION_DIVERT},
+    {{JSONRPC_KIND_TOO_LONG, 11, NULL}, JSONRPC_ACTION_DROP, JSONRPC_ACTION_DROP},
+    {{JSONRPC_KIND_PARSE_ERROR, 10, "zzzzzzzzzz"}, JSONRPC_ACTION_ANSWER, JSONRPC_ACTION_DIVERT},
+    {{JSONRPC_KIND_TOO_LONG, 37, NULL}, JSONRPC_ACTION_DROP, JSONRPC_ACTION_DROP},
 };
 
 static void check_too_long_item(void *context, size_t index, const JsonRpcLine *item, const JsonRpcBatch *batch) {
-    (void)context;
+    const Feed *feed = context;
     if (!check(index < COUNT_OF(TOO_LONG_ITEMS), "more items than expected")) {
         return;
     }
-    const ExpectedItem *want = &TOO_LONG_ITEMS[index];
+    const ExpectedItem *want = &TOO_LONG_ITEMS[index].item;
+    if (feed->profile == JSONRPC_PROFILE_MCP && want->kind == JSONRPC_KIND_RESPONSE) {
+        /* {"id":1} has no jsonrpc member: no MCP response (SPEC §10.3 (b)),
+         * and no request of ours waits on id 1, so it is dropped. */
+        check_enum("kind", KINDS, item->classification.kind, JSONRPC_KIND_INVALID_RESPONSE);
+        check_enum("action", ACTIONS, item->action, feed->role != 0 ? JSONRPC_ACTION_DROP : JSONRPC_ACTION_NONE);
+        return;
+    }
     check_enum("kind", KINDS, item->classification.kind, want->kind);
     check_size("len", item->len, want->len);
     if (want->text != NULL && item->len == want->len) {
         JsonRpcStr got = {(const char *)batch->bytes + item->offset, item->len};
         check_bytes("line bytes at offset", got, (Text){TEXT_EXACT, want->text, want->len});
     }
+    if (feed->role != 0) {
+        uint32_t action = feed->role == JSONRPC_ROLE_SERVER ? TOO_LONG_ITEMS[index].server_action
+                                                            : TOO_LONG_ITEMS[index].client_action;
+        check_enum("action", ACTIONS, item->action, action);
+    }
 }
 
+/* Through a reader at every chunk size, and through a session in each role
+ * and profile at a few. */
 static void check_too_long(void) {
     ByteBuf stream = {0};
     buf_append(&stream, "{\"id\":1}\n", 9);
@@ -1004,11 +1289,25 @@ static void check_too_long(void) {
     append_repeated(&stream, 'z', 10);
     buf_append(&stream, "\n", 1);
     append_repeated(&stream, 'w', 37);
-    char label[64];
-    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
-        snprintf(label, sizeof label, "too-long stream (chunks of %zu)", chunk);
-        Feed feed = {label, stream.data, stream.len, chunk, TOO_LONG_MAX_LINE, check_too_long_item, NULL};
-        check_size("items", feed_stream(&feed), COUNT_OF(TOO_LONG_ITEMS));
+    char label[96];
+    for (uint32_t role = 0; role <= JSONRPC_ROLE_CLIENT; role++) {
+        for (size_t p = 0; p < (role == 0 ? 1 : COUNT_OF(PROFILES_TESTED)); p++) {
+            uint32_t profile = PROFILES_TESTED[p];
+            for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk += role == 0 ? 1 : 6) {
+                snprintf(label, sizeof label, "too-long stream (%s %s, chunks of %zu)",
+                         role == 0 ? "reader" : jsonrpc_role_name(role), PROFILE_NAMES[profile], chunk);
+                Feed feed = {.label = label,
+                             .bytes = stream.data,
+                             .len = stream.len,
+                             .chunk = chunk,
+                             .max_line = TOO_LONG_MAX_LINE,
+                             .profile = profile,
+                             .role = role,
+                             .check_item = check_too_long_item};
+                feed.context = &feed;
+                check_size("items", feed_stream(&feed), COUNT_OF(TOO_LONG_ITEMS));
+            }
+        }
     }
     buf_free(&stream);
 }
@@ -1025,7 +1324,7 @@ static void check_long_line_in_pieces(void) {
     buf_append(&line, "\"", 1);
     append_repeated(&line, 'p', len - 2);
     buf_append(&line, "\"", 1);
-    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    JsonRpcReader *reader = jsonrpc_reader_new(0, JSONRPC_PROFILE_JSONRPC);
     JsonRpcBatch batch = {0};
     size_t at = 0;
     for (; at < len; at += PIECE) {
@@ -1061,35 +1360,123 @@ static bool contains(JsonRpcStr haystack, const char *needle) {
 }
 
 static void check_classify_null(void) {
-    set_context("jsonrpc_classify(NULL, 0)");
-    JsonRpcClassification c = jsonrpc_classify(NULL, 0);
-    check_enum("kind", KINDS, c.kind, JSONRPC_KIND_EMPTY);
-    free_classification_twice(&c);
+    for (size_t p = 0; p < COUNT_OF(PROFILES_TESTED); p++) {
+        uint32_t profile = PROFILES_TESTED[p];
+        set_context("jsonrpc_classify(NULL, 0, %s)", PROFILE_NAMES[profile]);
+        JsonRpcClassification c = jsonrpc_classify(NULL, 0, profile);
+        check_enum("kind", KINDS, c.kind, JSONRPC_KIND_EMPTY);
+        free_classification_twice(&c);
 
-    set_context("jsonrpc_classify(NULL, 5)");
-    c = jsonrpc_classify(NULL, 5);
-    check_enum("kind", KINDS, c.kind, JSONRPC_KIND_PARSE_ERROR);
-    if (!check(contains(c.reason, "NULL"), "the reason does not say NULL")) {
-        print_text("reason", text_of_str(c.reason));
+        set_context("jsonrpc_classify(NULL, 5, %s)", PROFILE_NAMES[profile]);
+        c = jsonrpc_classify(NULL, 5, profile);
+        check_enum("kind", KINDS, c.kind, JSONRPC_KIND_PARSE_ERROR);
+        if (!check(contains(c.reason, "NULL"), "the reason does not say NULL")) {
+            print_text("reason", text_of_str(c.reason));
+        }
+        free_classification_twice(&c);
     }
-    free_classification_twice(&c);
 }
 
 static void check_invalid_reply_edges(void) {
     set_context("jsonrpc_invalid_reply(NULL, 5, JSONRPC_ROLE_SERVER)");
     Text parse_error = {TEXT_EXACT, PARSE_ERROR_REPLY, strlen(PARSE_ERROR_REPLY)};
-    check_invalid_reply(NULL, 5, JSONRPC_ROLE_SERVER, "reply", parse_error);
+    for (size_t p = 0; p < COUNT_OF(PROFILES_TESTED); p++) {
+        check_invalid_reply(NULL, 5, JSONRPC_ROLE_SERVER, PROFILES_TESTED[p], "reply", parse_error);
+    }
 
     /* A line that a server must answer, so that no reply is the role's doing. */
     static const unsigned char line[] = "{";
     const uint32_t roles[] = {0, 3, 0xFFFFFFFFu};
     for (size_t i = 0; i < COUNT_OF(roles); i++) {
-        set_context("jsonrpc_invalid_reply(\"{\", 1, %#x)", (unsigned)roles[i]);
-        JsonRpcReply reply = jsonrpc_invalid_reply(line, 1, roles[i]);
-        check(reply.status == JSONRPC_STATUS_UNKNOWN_ROLE, "status %u, expected UNKNOWN_ROLE",
-              (unsigned)reply.status);
-        check(reply.text.ptr == NULL && reply.text.len == 0, "text given for an unknown role");
-        jsonrpc_string_free(&reply.text);
+        /* The role is checked first: a bad profile too is still UNKNOWN_ROLE. */
+        const uint32_t profiles[] = {JSONRPC_PROFILE_JSONRPC, JSONRPC_PROFILE_MCP, 0, UINT32_MAX};
+        for (size_t p = 0; p < COUNT_OF(profiles); p++) {
+            set_context("jsonrpc_invalid_reply(\"{\", 1, %#x, %#x)", (unsigned)roles[i], (unsigned)profiles[p]);
+            JsonRpcReply reply = jsonrpc_invalid_reply(line, 1, roles[i], profiles[p]);
+            check(reply.status == JSONRPC_STATUS_UNKNOWN_ROLE, "status %u, expected UNKNOWN_ROLE",
+                  (unsigned)reply.status);
+            check(reply.text.ptr == NULL && reply.text.len == 0, "text given for an unknown role");
+            jsonrpc_string_free(&reply.text);
+        }
+    }
+}
+
+/* A value that is no JsonRpcProfile is refused by every call that takes
+ * one: JSONRPC_KIND_NONE with the reason "unknown profile" (the header's
+ * words), JSONRPC_STATUS_UNKNOWN_PROFILE, or NULL. */
+static void check_unknown_profiles(void) {
+    static const unsigned char line[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}";
+    const size_t len = sizeof line - 1;
+    const Text unknown = {TEXT_EXACT, "unknown profile", strlen("unknown profile")};
+    for (size_t i = 0; i < COUNT_OF(NOT_PROFILES); i++) {
+        uint32_t profile = NOT_PROFILES[i];
+        set_context("jsonrpc_classify(an invalid request, profile %#x)", (unsigned)profile);
+        JsonRpcClassification c = jsonrpc_classify(line, len, profile);
+        check_enum("kind", KINDS, c.kind, JSONRPC_KIND_NONE);
+        check_text("reason", c.reason, unknown);
+        check(c.id.ptr == NULL && c.method.ptr == NULL && c.reply_server.ptr == NULL && c.reply_client.ptr == NULL &&
+                  c.substitute.ptr == NULL && c.id_span.len == 0,
+              "an unknown profile's result carries the line's fields");
+        free_classification_twice(&c);
+
+        set_context("jsonrpc_classify(NULL, 0, profile %#x)", (unsigned)profile);
+        c = jsonrpc_classify(NULL, 0, profile);
+        check_enum("kind", KINDS, c.kind, JSONRPC_KIND_NONE);
+        check_text("reason", c.reason, unknown);
+        free_classification_twice(&c);
+
+        const size_t scratch_sizes[] = {0, 8, 1024};
+        for (size_t s = 0; s < COUNT_OF(scratch_sizes); s++) {
+            set_context("jsonrpc_classify_into(an invalid request, profile %#x, %zu bytes of scratch)",
+                        (unsigned)profile, scratch_sizes[s]);
+            unsigned char *scratch = scratch_sizes[s] ? xrealloc(NULL, scratch_sizes[s]) : NULL;
+            JsonRpcClassification into;
+            memset(&into, 0xa5, sizeof into);
+            JsonRpcStatus status = jsonrpc_classify_into(line, len, profile, &into, scratch, scratch_sizes[s]);
+            check(status == JSONRPC_STATUS_UNKNOWN_PROFILE, "status %u, expected UNKNOWN_PROFILE",
+                  (unsigned)status);
+            check_enum("kind", KINDS, into.kind, JSONRPC_KIND_NONE);
+            check_text("reason", into.reason, unknown);
+            check(into.id.ptr == NULL && into.reply_server.ptr == NULL && into.substitute.ptr == NULL,
+                  "an unknown profile's result carries the line's strings");
+            free_classification_twice(&into);
+            free(scratch);
+        }
+        set_context("jsonrpc_classify_into(NULL out, profile %#x)", (unsigned)profile);
+        check(jsonrpc_classify_into(line, len, profile, NULL, NULL, 0) == JSONRPC_STATUS_NULL_ARGUMENT,
+              "a NULL out is not NULL_ARGUMENT");
+
+        for (uint32_t role = JSONRPC_ROLE_SERVER; role <= JSONRPC_ROLE_CLIENT; role++) {
+            set_context("jsonrpc_invalid_reply(an invalid request, %s, profile %#x)", jsonrpc_role_name(role),
+                        (unsigned)profile);
+            JsonRpcReply reply = jsonrpc_invalid_reply(line, len, role, profile);
+            check(reply.status == JSONRPC_STATUS_UNKNOWN_PROFILE, "status %u, expected UNKNOWN_PROFILE",
+                  (unsigned)reply.status);
+            check(reply.text.ptr == NULL && reply.text.len == 0, "text given for an unknown profile");
+            jsonrpc_string_free(&reply.text);
+
+            set_context("jsonrpc_session_new(%s, profile %#x)", jsonrpc_role_name(role), (unsigned)profile);
+            JsonRpcSession *session = jsonrpc_session_new(role, profile, 0);
+            check(session == NULL, "a session for an unknown profile");
+            jsonrpc_session_free(session);
+        }
+        set_context("jsonrpc_reader_new(0, profile %#x)", (unsigned)profile);
+        JsonRpcReader *reader = jsonrpc_reader_new(0, profile);
+        check(reader == NULL, "a reader for an unknown profile");
+        jsonrpc_reader_free(reader);
+        reader = jsonrpc_reader_new(100, profile);
+        check(reader == NULL, "a reader for an unknown profile");
+        jsonrpc_reader_free(reader);
+    }
+    /* And a role that is none: no session, whatever the profile. */
+    const uint32_t not_roles[] = {0, 3, UINT32_MAX};
+    for (size_t i = 0; i < COUNT_OF(not_roles); i++) {
+        for (size_t p = 0; p < COUNT_OF(PROFILES_TESTED); p++) {
+            set_context("jsonrpc_session_new(role %#x, %s)", (unsigned)not_roles[i], PROFILE_NAMES[PROFILES_TESTED[p]]);
+            JsonRpcSession *session = jsonrpc_session_new(not_roles[i], PROFILES_TESTED[p], 0);
+            check(session == NULL, "a session for an unknown role");
+            jsonrpc_session_free(session);
+        }
     }
 }
 
@@ -1110,6 +1497,7 @@ static void check_free_null(void) {
     jsonrpc_classification_free(NULL);
     jsonrpc_string_free(NULL);
     jsonrpc_reader_free(NULL);
+    jsonrpc_session_free(NULL);
     check(true, "the free functions accept NULL"); /* reached: none crashed */
 }
 
@@ -1117,6 +1505,7 @@ static void check_versions(void) {
     set_context("versions");
     check(jsonrpc_abi_version() == JSONRPC_ABI_VERSION, "jsonrpc_abi_version() is %u, the header's is %d",
           (unsigned)jsonrpc_abi_version(), JSONRPC_ABI_VERSION);
+    check(JSONRPC_ABI_VERSION == 3, "the header is ABI %d, not 3", JSONRPC_ABI_VERSION);
     const char *version = jsonrpc_version();
     check(version != NULL && version[0] != '\0', "jsonrpc_version() is NULL or empty");
 }
@@ -1126,30 +1515,57 @@ static void check_name(uint32_t value, const char *got, const char *want) {
           (unsigned)value, want != NULL ? want : "NULL", got != NULL ? got : "NULL");
 }
 
+/* Every value of a table named as the table says (but NULL for the values
+ * in `unnamed`), every value after the table's last one and UINT32_MAX
+ * unnamed. */
+static void check_table_names(const char *function, const char *(*name)(uint32_t), NameTable table,
+                              uint32_t unnamed) {
+    set_context("%s", function);
+    for (uint32_t value = 0; value <= table.count + 1; value++) {
+        const char *want = value < table.count && value != unnamed ? table.names[value] : NULL;
+        check_name(value, name(value), want);
+    }
+    check_name(UINT32_MAX, name(UINT32_MAX), NULL);
+    check_name(UINT32_MAX - 1, name(UINT32_MAX - 1), NULL);
+}
+
 /* The names are the library's: each against the vectors' spelling (the
  * test's own tables), and NULL for a value that names nothing. */
 static void check_names(void) {
-    set_context("jsonrpc_kind_name");
-    for (uint32_t kind = 0; kind <= COUNT_OF(KIND_NAMES); kind++) {
-        bool named = kind != JSONRPC_KIND_NONE && kind < COUNT_OF(KIND_NAMES);
-        check_name(kind, jsonrpc_kind_name(kind), named ? KIND_NAMES[kind] : NULL);
+    check_table_names("jsonrpc_kind_name", jsonrpc_kind_name, KINDS, JSONRPC_KIND_NONE);
+    check_table_names("jsonrpc_id_kind_name", jsonrpc_id_kind_name, ID_KINDS, UINT32_MAX);
+    static const char *const ROLE_NAMES[] = {NULL, "server", "client"};
+    check_table_names("jsonrpc_role_name", jsonrpc_role_name, (NameTable){ROLE_NAMES, COUNT_OF(ROLE_NAMES)},
+                      UINT32_MAX);
+    check_table_names("jsonrpc_profile_name", jsonrpc_profile_name, PROFILES, UINT32_MAX);
+    check_table_names("jsonrpc_action_name", jsonrpc_action_name, ACTIONS, JSONRPC_ACTION_NONE);
+    /* The statuses as the header names its constants, in lower case. */
+    static const char *const STATUS_NAMES[] = {
+        [JSONRPC_STATUS_OK] = "ok",
+        [JSONRPC_STATUS_UNKNOWN_ROLE] = "unknown_role",
+        [JSONRPC_STATUS_NULL_ARGUMENT] = "null_argument",
+        [JSONRPC_STATUS_OUT_OF_MEMORY] = "out_of_memory",
+        [JSONRPC_STATUS_INTERNAL_ERROR] = "internal_error",
+        [JSONRPC_STATUS_UNKNOWN_PROFILE] = "unknown_profile",
+    };
+    check_table_names("jsonrpc_status_name", jsonrpc_status_name,
+                      (NameTable){STATUS_NAMES, COUNT_OF(STATUS_NAMES)}, UINT32_MAX);
+
+    /* The messages a peer acts on (SPEC §8, §9): request, notification,
+     * response; an invalid_response is none. */
+    set_context("jsonrpc_kind_is_message");
+    for (uint32_t kind = 0; kind <= COUNT_OF(KIND_NAMES) + 1; kind++) {
+        bool want = kind == JSONRPC_KIND_REQUEST || kind == JSONRPC_KIND_NOTIFICATION || kind == JSONRPC_KIND_RESPONSE;
+        check(jsonrpc_kind_is_message(kind) == want, "%s (%u): expected %s", name_of(KINDS, kind), (unsigned)kind,
+              want ? "true" : "false");
     }
-    check_name(UINT32_MAX, jsonrpc_kind_name(UINT32_MAX), NULL);
-    set_context("jsonrpc_id_kind_name");
-    for (uint32_t id_kind = 0; id_kind <= COUNT_OF(ID_KIND_NAMES); id_kind++) {
-        const char *want = id_kind < COUNT_OF(ID_KIND_NAMES) ? ID_KIND_NAMES[id_kind] : NULL;
-        check_name(id_kind, jsonrpc_id_kind_name(id_kind), want);
-    }
-    set_context("jsonrpc_role_name");
-    static const char *const ROLE_NAMES[] = {NULL, "server", "client", NULL};
-    for (uint32_t role = 0; role < COUNT_OF(ROLE_NAMES); role++) {
-        check_name(role, jsonrpc_role_name(role), ROLE_NAMES[role]);
-    }
+    check(!jsonrpc_kind_is_message(UINT32_MAX), "UINT32_MAX is a message");
 }
 
 static void check_edges(void) {
     check_classify_null();
     check_invalid_reply_edges();
+    check_unknown_profiles();
     check_log_value_edges();
     check_free_null();
     check_versions();
@@ -1180,7 +1596,7 @@ static JsonRpcBatch feed_text(JsonRpcReader *reader, const char *text, uint64_t 
     JsonRpcBatch batch = stale_batch();
     JsonRpcStatus status = jsonrpc_reader_feed(reader, (const uint8_t *)text, strlen(text), &batch);
     if (!check(status == JSONRPC_STATUS_OK, "feeding \"%s\": status %u", text, (unsigned)status) ||
-        !check_batch(&batch, number, false)) {
+        !check_batch(&batch, number, false, 0)) {
         return (JsonRpcBatch){0};
     }
     return batch;
@@ -1190,7 +1606,7 @@ static JsonRpcBatch end_stream(JsonRpcReader *reader, uint64_t *number) {
     JsonRpcBatch batch = stale_batch();
     JsonRpcStatus status = jsonrpc_reader_end(reader, &batch);
     if (!check(status == JSONRPC_STATUS_OK, "jsonrpc_reader_end: status %u", (unsigned)status) ||
-        !check_batch(&batch, number, true)) {
+        !check_batch(&batch, number, true, 0)) {
         return (JsonRpcBatch){0};
     }
     return batch;
@@ -1223,7 +1639,7 @@ static void check_too_long_line(const JsonRpcBatch *batch, size_t index, uint64_
  * there is one) an empty batch. (NULL, 0) is no bytes. */
 static void check_reader_nulls(void) {
     static const uint8_t data[] = "{}\n";
-    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    JsonRpcReader *reader = jsonrpc_reader_new(0, JSONRPC_PROFILE_JSONRPC);
     set_context("jsonrpc_reader_new(0)");
     if (!check(reader != NULL, "NULL")) {
         return;
@@ -1248,7 +1664,7 @@ static void check_reader_nulls(void) {
     batch = stale_batch();
     JsonRpcStatus status = jsonrpc_reader_feed(reader, NULL, 0, &batch);
     check(status == JSONRPC_STATUS_OK, "status %u", (unsigned)status);
-    check(check_batch(&batch, &number, false) && batch.count == 0, "(NULL, 0) gave %zu items", batch.count);
+    check(check_batch(&batch, &number, false, 0) && batch.count == 0, "(NULL, 0) gave %zu items", batch.count);
     batch = feed_text(reader, "\n", &number);
     check_size("items at the LF", batch.count, 1);
     check_line(&batch, 0, 1, "ab", JSONRPC_KIND_PARSE_ERROR);
@@ -1260,7 +1676,7 @@ static void check_reader_nulls(void) {
  * a new stream, with nothing of the old one left. */
 static void check_reader_numbers_and_end(void) {
     set_context("line numbers, and jsonrpc_reader_end");
-    JsonRpcReader *reader = jsonrpc_reader_new(4);
+    JsonRpcReader *reader = jsonrpc_reader_new(4, JSONRPC_PROFILE_JSONRPC);
     if (!check(reader != NULL, "jsonrpc_reader_new(4) gave NULL")) {
         return;
     }
@@ -1296,11 +1712,11 @@ static void check_reader_numbers_and_end(void) {
 }
 
 /* The strings of a batch stand back to back in `texts`, item after item, in
- * the order id, method, reason, reply_server, reply_client (check_batch
+ * the order id, method, reason, reply_server, reply_client, substitute (check_batch
  * checks where each one is); the items own nothing. */
 static void check_reader_texts(void) {
     set_context("a batch's texts");
-    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    JsonRpcReader *reader = jsonrpc_reader_new(0, JSONRPC_PROFILE_JSONRPC);
     if (!check(reader != NULL, "jsonrpc_reader_new(0) gave NULL")) {
         return;
     }
@@ -1328,6 +1744,35 @@ static void check_reader_texts(void) {
               "texts does not end with the last item's id and method");
     }
     jsonrpc_reader_free(reader);
+
+    /* In the MCP profile the substitute comes last: an invalid_response's
+     * strings are its id, its reason, then its substitute (SPEC §10.3). */
+    set_context("a batch's texts, MCP profile");
+    reader = jsonrpc_reader_new(0, JSONRPC_PROFILE_MCP);
+    if (!check(reader != NULL, "jsonrpc_reader_new(0, MCP) gave NULL")) {
+        return;
+    }
+    number = 0;
+    batch = feed_text(reader, "{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"result\":[]}\n", &number);
+    check_size("items", batch.count, 1);
+    if (batch.count == 1) {
+        const JsonRpcClassification *c = &batch.items[0].classification;
+        check_enum("kind", KINDS, c->kind, JSONRPC_KIND_INVALID_RESPONSE);
+        static const char reason[] = "Invalid Response: the result must be an object, not an array";
+        static const char substitute[] = "{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"error\":{\"code\":-32603,\"message\":"
+                                         "\"Internal error: the peer's response to this request is not valid MCP\"}}";
+        check_text("reason", c->reason, (Text){TEXT_EXACT, reason, strlen(reason)});
+        check_text("substitute", c->substitute, (Text){TEXT_EXACT, substitute, strlen(substitute)});
+        check(c->reply_server.ptr == NULL && c->reply_client.ptr == NULL, "an invalid_response owes a reply");
+        ByteBuf want = {0};
+        buf_append(&want, "\"r\"", 4);
+        buf_append(&want, reason, sizeof reason);
+        buf_append(&want, substitute, sizeof substitute);
+        check(batch.texts_len == want.len && memcmp(batch.texts, want.data, want.len) == 0,
+              "texts is not the id, the reason and the substitute, each with its NUL");
+        buf_free(&want);
+    }
+    jsonrpc_reader_free(reader);
 }
 
 static bool same_str(JsonRpcStr a, JsonRpcStr b) {
@@ -1347,17 +1792,19 @@ static bool same_line(const JsonRpcLine *a, const JsonRpcLine *b) {
            x->has_error == y->has_error && x->names_no_request == y->names_no_request && same_str(x->id, y->id) &&
            same_str(x->method, y->method) && same_str(x->reason, y->reason) &&
            same_str(x->reply_server, y->reply_server) && same_str(x->reply_client, y->reply_client) &&
-           same_span(x->id_span, y->id_span) && same_span(x->method_span, y->method_span) &&
-           same_span(x->params_span, y->params_span) && same_span(x->result_span, y->result_span) &&
-           same_span(x->error_span, y->error_span) && x->storage == y->storage;
+           same_str(x->substitute, y->substitute) && same_span(x->id_span, y->id_span) &&
+           same_span(x->method_span, y->method_span) && same_span(x->params_span, y->params_span) &&
+           same_span(x->result_span, y->result_span) && same_span(x->error_span, y->error_span) &&
+           x->storage == y->storage && a->action == b->action && same_str(a->action_text, b->action_text) &&
+           a->note == b->note;
 }
 
 /* A batch stays valid, untouched, until its reader's next call, whatever
  * else runs meanwhile; the next call reads on. */
 static void check_reader_batch_lifetime(void) {
     set_context("a batch until the next call");
-    JsonRpcReader *reader = jsonrpc_reader_new(0);
-    JsonRpcReader *other = jsonrpc_reader_new(0);
+    JsonRpcReader *reader = jsonrpc_reader_new(0, JSONRPC_PROFILE_JSONRPC);
+    JsonRpcReader *other = jsonrpc_reader_new(0, JSONRPC_PROFILE_JSONRPC);
     if (!check(reader != NULL && other != NULL, "jsonrpc_reader_new(0) gave NULL")) {
         jsonrpc_reader_free(reader);
         jsonrpc_reader_free(other);
@@ -1381,9 +1828,9 @@ static void check_reader_batch_lifetime(void) {
         check(jsonrpc_reader_feed(other, noise.data, noise.len, &elsewhere) == JSONRPC_STATUS_OK &&
                   elsewhere.count == 2,
               "another reader failed");
-        JsonRpcClassification c = jsonrpc_classify(noise.data, noise.len);
+        JsonRpcClassification c = jsonrpc_classify(noise.data, noise.len, JSONRPC_PROFILE_JSONRPC);
         jsonrpc_classification_free(&c);
-        jsonrpc_reader_free(jsonrpc_reader_new(0));
+        jsonrpc_reader_free(jsonrpc_reader_new(0, JSONRPC_PROFILE_JSONRPC));
     }
     bool same = memcmp(bytes, batch.bytes, batch.bytes_len) == 0 && memcmp(texts, batch.texts, batch.texts_len) == 0;
     for (size_t i = 0; i < batch.count; i++) {
@@ -1409,7 +1856,7 @@ static void check_reader_default_limit(void) {
     set_context("the default line limit");
     const size_t limit = jsonrpc_default_max_line();
     check(limit == (size_t)16 << 20, "jsonrpc_default_max_line() is %zu, not 16 MiB", limit);
-    JsonRpcReader *reader = jsonrpc_reader_new(0);
+    JsonRpcReader *reader = jsonrpc_reader_new(0, JSONRPC_PROFILE_JSONRPC);
     if (!check(reader != NULL, "jsonrpc_reader_new(0) gave NULL")) {
         return;
     }
@@ -1444,6 +1891,529 @@ static void check_reader_promises(void) {
     check_reader_default_limit();
 }
 
+/* ------------------------------------------------------------------------
+ * The session: its promises in the header, and what it decides (SPEC §8,
+ * §9, §10.4) on hand-written sequences, whose texts are written here from
+ * the SPEC.
+ */
+
+/* SPEC §10.3: the substitute for an id (its exact text). */
+#define SUBSTITUTE_FOR(ID)                                                                                           \
+    "{\"jsonrpc\":\"2.0\",\"id\":" ID ",\"error\":{\"code\":-32603,\"message\":\"Internal error: the peer's response " \
+    "to this request is not valid MCP\"}}"
+/* SPEC §10.4: the -32600 reply for a request the receiving SDK refused. */
+#define REFUSED_REPLY_FOR(ID)                                                                                    \
+    "{\"jsonrpc\":\"2.0\",\"id\":" ID ",\"error\":{\"code\":-32600,\"message\":\"Invalid Request: the receiving " \
+    "MCP SDK cannot read this request\"}}"
+#define PARSE_ERROR_TEXT "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"
+#define NO_REQUEST_ERROR "\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"
+
+/* A line a session gives back: its bytes (NULL for a too-long line), kind,
+ * action and the action's text (NULL for none). */
+typedef struct {
+    const char *line;
+    uint32_t kind;
+    uint32_t action;
+    const char *text;
+} Decided;
+
+enum { MAX_DECIDED = 4, MAX_STEPS = 12 };
+
+typedef enum {
+    STEP_NONE,        /* the end of a sequence */
+    STEP_SENT,        /* jsonrpc_session_sent(text): OK */
+    STEP_FEED,        /* jsonrpc_session_feed(text) gives the lines `want` */
+    STEP_END,         /* jsonrpc_session_end gives the lines `want` */
+    STEP_REFUSED,     /* jsonrpc_session_refused(text) decides want[0] */
+    STEP_OUTSTANDING, /* jsonrpc_session_outstanding is `count` */
+} StepType;
+
+typedef struct {
+    StepType type;
+    const char *text;
+    size_t count;
+    Decided want[MAX_DECIDED];
+} Step;
+
+typedef struct {
+    const char *name;
+    uint32_t role;
+    uint32_t profile;
+    size_t max_line;
+    Step steps[MAX_STEPS];
+} Sequence;
+
+#define SENT(LINE) {STEP_SENT, LINE, 0, {{0}}}
+#define OUTSTANDING(N) {STEP_OUTSTANDING, NULL, N, {{0}}}
+#define FEED(TEXT, ...) {STEP_FEED, TEXT, 0, {__VA_ARGS__}}
+#define END(...) {STEP_END, NULL, 0, {__VA_ARGS__}}
+#define FEED_NO_LINE(TEXT) {STEP_FEED, TEXT, 0, {{0}}}
+#define END_NO_LINE {STEP_END, NULL, 0, {{0}}}
+#define REFUSED(LINE, ACTION, TEXT) {STEP_REFUSED, LINE, 0, {{LINE, 0, ACTION, TEXT}}}
+
+#define REQ_7 "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}"
+#define BAD_RESULT_7 "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}"
+#define REQ_A "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"initialize\",\"params\":{}}"
+#define ERROR_NO_ID "{\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR
+#define ERROR_NULL_ID "{\"jsonrpc\":\"2.0\",\"id\":null," NO_REQUEST_ERROR
+
+static const Sequence SEQUENCES[] = {
+    {"a response that is no valid MCP, to the request outstanding: its substitute",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT(REQ_7), OUTSTANDING(1),
+      FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_SUBSTITUTE,
+                               SUBSTITUTE_FOR("7")}),
+      OUTSTANDING(0),
+      /* answered now: nobody waits for a second one */
+      FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL})}},
+    {"a response that is no valid MCP, with no request outstanding: dropped",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL}),
+      SENT("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}"),
+      FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL}),
+      OUTSTANDING(1)}},
+    {"an error without id, one request outstanding: attributed, the id put first",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT(REQ_A), OUTSTANDING(1),
+      FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
+                              "{\"id\":\"a\",\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR}),
+      OUTSTANDING(0), FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL})}},
+    {"an error with id null, one request outstanding: attributed, the id in place of null",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT(REQ_A),
+      FEED(ERROR_NULL_ID "\n", {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
+                                "{\"jsonrpc\":\"2.0\",\"id\":\"a\"," NO_REQUEST_ERROR}),
+      OUTSTANDING(0), SENT(REQ_7),
+      FEED(ERROR_NULL_ID "\n", {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
+                                "{\"jsonrpc\":\"2.0\",\"id\":7," NO_REQUEST_ERROR})}},
+    {"an error that names no request, two outstanding: dropped; then one: attributed",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT(REQ_A), SENT(REQ_7), OUTSTANDING(2),
+      FEED(ERROR_NULL_ID "\n" ERROR_NO_ID "\n",
+           {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL},
+           {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL}),
+      OUTSTANDING(2),
+      FEED("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n" ERROR_NO_ID "\n",
+           {"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL},
+           {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
+            "{\"id\":\"a\",\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR}),
+      OUTSTANDING(0)}},
+    {"an error that names no request, none outstanding: dropped",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL})}},
+    {"the handshake rule in role server too (a server's own requests)",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"roots/list\"}"),
+      FEED(ERROR_NULL_ID "\n", {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
+                                "{\"jsonrpc\":\"2.0\",\"id\":\"s1\"," NO_REQUEST_ERROR})}},
+    {"an error with id null that is no valid MCP, one outstanding: that request's substitute",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}\n",
+           {"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}",
+            JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL}),
+      SENT(REQ_A),
+      FEED("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}\n",
+           {"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}",
+            JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("\"a\"")}),
+      OUTSTANDING(0)}},
+    {"ids compare as values: \"\\u0061\" sent, \"a\" answered",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT("{\"jsonrpc\":\"2.0\",\"id\":\"\\u0061\",\"method\":\"ping\"}"),
+      FEED("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":7}\n",
+           {"{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":7}", JSONRPC_KIND_INVALID_RESPONSE,
+            JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("\"a\"")}),
+      OUTSTANDING(0)}},
+    {"outstanding until answered, even when cancelled; only requests count",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{}}"),
+      SENT("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5}}"),
+      SENT("{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}"), SENT("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"x\"}"),
+      SENT("not json"), SENT(""), OUTSTANDING(1),
+      FEED("{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\n",
+           {"{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL}),
+      OUTSTANDING(0)}},
+    {"the end of the stream: its last line decided, the outstanding requests kept",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"a\"}"), SENT("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"b\"}"),
+      FEED_NO_LINE("{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":[]}"),
+      END({"{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":[]}", JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_SUBSTITUTE,
+           SUBSTITUTE_FOR("3")}),
+      END_NO_LINE, OUTSTANDING(1),
+      FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
+                              "{\"id\":4,\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR})}},
+    {"role server: messages forwarded, the unreadable answered, the rest dropped",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nnot json\n{}\n\n",
+           {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", JSONRPC_KIND_REQUEST, JSONRPC_ACTION_FORWARD, NULL},
+           {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_ANSWER, PARSE_ERROR_TEXT},
+           {"{}", JSONRPC_KIND_NOT_JSONRPC, JSONRPC_ACTION_DROP, NULL},
+           {"", JSONRPC_KIND_EMPTY, JSONRPC_ACTION_DROP, NULL}),
+      FEED("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n",
+           {"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", JSONRPC_KIND_INVALID_REQUEST,
+            JSONRPC_ACTION_ANSWER,
+            "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: an MCP id must "
+            "be a string or an integer, not a number with a fraction or an exponent\"}}"},
+           {"{\"jsonrpc\":\"2.0\",\"method\":\"n\"}", JSONRPC_KIND_NOTIFICATION, JSONRPC_ACTION_FORWARD, NULL})}},
+    {"role client: what is no message diverted, a broken request answered",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED("not json\n{}\n\n{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":7}\n",
+           {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL},
+           {"{}", JSONRPC_KIND_NOT_JSONRPC, JSONRPC_ACTION_DIVERT, NULL},
+           {"", JSONRPC_KIND_EMPTY, JSONRPC_ACTION_DIVERT, NULL},
+           {"{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":7}", JSONRPC_KIND_INVALID_REQUEST, JSONRPC_ACTION_ANSWER,
+            "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"error\":{\"code\":-32600,\"message\":\"Invalid Request: the method "
+            "must be a string, not a number\"}}"})}},
+    {"too-long lines are dropped (role server)",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     8,
+     {FEED("{\"jsonrpc\":\"2.0\"}\nx\n0123456789",
+           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL},
+           {"x", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_ANSWER, PARSE_ERROR_TEXT}),
+      END({NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL})}},
+    {"too-long lines are dropped (role client)",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_JSONRPC,
+     8,
+     {FEED("{\"jsonrpc\":\"2.0\"}\nx\n", {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL},
+           {"x", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL})}},
+    {"refused by the SDK's decoder (role server)",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {REFUSED("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{}}", JSONRPC_ACTION_ANSWER,
+              REFUSED_REPLY_FOR("1")),
+      REFUSED("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\"}", JSONRPC_ACTION_ANSWER,
+              REFUSED_REPLY_FOR("\"x\"")),
+      REFUSED("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", JSONRPC_ACTION_DROP, NULL),
+      REFUSED("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":{}}", JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("\"x\"")),
+      REFUSED("not json", JSONRPC_ACTION_DROP, NULL), REFUSED("", JSONRPC_ACTION_DROP, NULL)}},
+    {"refused by the SDK's decoder (role client): the substitute answers the request",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"), OUTSTANDING(1),
+      REFUSED("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}", JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("4")),
+      OUTSTANDING(0),
+      REFUSED("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"sampling/createMessage\",\"params\":{}}",
+              JSONRPC_ACTION_ANSWER, REFUSED_REPLY_FOR("2"))}},
+    {"the JSON-RPC profile: no ids kept, every response forwarded",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_JSONRPC,
+     0,
+     {SENT(REQ_7), OUTSTANDING(0),
+      FEED(BAD_RESULT_7 "\n" ERROR_NULL_ID "\n",
+           {BAD_RESULT_7, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL},
+           {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL}),
+      FEED("not json\n", {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL})}},
+};
+
+/* A session's line, copied out of its batch. */
+typedef struct {
+    bool too_long;
+    ByteBuf line;
+    uint32_t kind;
+    uint32_t action;
+    bool has_text;
+    ByteBuf text;
+} GotLine;
+
+static void take_lines(const JsonRpcBatch *batch, GotLine *got, size_t *count) {
+    for (size_t i = 0; i < batch->count; i++) {
+        const JsonRpcLine *item = &batch->items[i];
+        if (*count == MAX_DECIDED) {
+            check(false, "more than %d lines", MAX_DECIDED);
+            return;
+        }
+        GotLine *line = &got[(*count)++];
+        line->too_long = item->classification.kind == JSONRPC_KIND_TOO_LONG;
+        if (!line->too_long) {
+            buf_append(&line->line, batch->bytes + item->offset, item->len);
+        }
+        line->kind = item->classification.kind;
+        line->action = item->action;
+        line->has_text = item->action_text.ptr != NULL;
+        if (line->has_text) {
+            buf_append(&line->text, item->action_text.ptr, item->action_text.len);
+        }
+    }
+}
+
+static size_t want_count(const Decided want[MAX_DECIDED]) {
+    size_t count = 0;
+    while (count < MAX_DECIDED && want[count].kind != JSONRPC_KIND_NONE) {
+        count++;
+    }
+    return count;
+}
+
+static void check_decided(const GotLine *got, size_t count, const Decided want[MAX_DECIDED]) {
+    size_t wanted = want_count(want);
+    check_size("lines", count, wanted);
+    for (size_t i = 0; i < count && i < wanted; i++) {
+        const Decided *w = &want[i];
+        const GotLine *g = &got[i];
+        check_enum("kind", KINDS, g->kind, w->kind);
+        check_enum("action", ACTIONS, g->action, w->action);
+        if (w->line != NULL) {
+            check_bytes("line", (JsonRpcStr){g->line.data != NULL ? (const char *)g->line.data : "", g->line.len},
+                        (Text){TEXT_EXACT, w->line, strlen(w->line)});
+        }
+        Text text = w->text != NULL ? (Text){TEXT_EXACT, w->text, strlen(w->text)} : (Text){TEXT_ABSENT, NULL, 0};
+        check_bytes("action_text", (JsonRpcStr){g->has_text ? (const char *)g->text.data : NULL, g->text.len}, text);
+    }
+}
+
+/* One step of a sequence, feeding its text `chunk` bytes at a time. */
+static void run_step(JsonRpcSession *session, const Sequence *sequence, const Step *step, size_t chunk,
+                     uint64_t *number) {
+    const uint8_t *text = (const uint8_t *)step->text;
+    size_t len = step->text != NULL ? strlen(step->text) : 0;
+    switch (step->type) {
+    case STEP_NONE:
+        return;
+    case STEP_SENT: {
+        unsigned char *copy = exact_copy(text, len);
+        JsonRpcStatus status = jsonrpc_session_sent(session, copy, len);
+        free(copy);
+        check(status == JSONRPC_STATUS_OK, "jsonrpc_session_sent: status %u", (unsigned)status);
+        return;
+    }
+    case STEP_OUTSTANDING:
+        check_size("jsonrpc_session_outstanding", jsonrpc_session_outstanding(session), step->count);
+        return;
+    case STEP_REFUSED: {
+        JsonRpcDecision decision;
+        memset(&decision, 0xa5, sizeof decision);
+        unsigned char *copy = exact_copy(text, len);
+        JsonRpcStatus status = jsonrpc_session_refused(session, copy, len, &decision);
+        free(copy);
+        check(status == JSONRPC_STATUS_OK, "jsonrpc_session_refused: status %u", (unsigned)status);
+        check_enum("action", ACTIONS, decision.action, step->want[0].action);
+        const char *want = step->want[0].text;
+        check_text("text", str_of_string(decision.text),
+                   want != NULL ? (Text){TEXT_EXACT, want, strlen(want)} : (Text){TEXT_ABSENT, NULL, 0});
+        check(decision.note != NULL && decision.note[0] != '\0', "no note");
+        free_string_twice(&decision.text, "the decision's text");
+        return;
+    }
+    case STEP_FEED:
+    case STEP_END: {
+        GotLine got[MAX_DECIDED] = {{0}};
+        size_t count = 0;
+        bool end = step->type == STEP_END;
+        for (size_t at = 0; at < len || (end && at == 0); at += chunk) {
+            JsonRpcBatch batch = stale_batch();
+            size_t piece = min_size(chunk, len - at);
+            unsigned char *copy = end ? NULL : exact_copy(text + at, piece);
+            JsonRpcStatus status =
+                end ? jsonrpc_session_end(session, &batch) : jsonrpc_session_feed(session, copy, piece, &batch);
+            free(copy);
+            if (!check(status == JSONRPC_STATUS_OK, "status %u", (unsigned)status) ||
+                !check_batch(&batch, number, end, sequence->role)) {
+                break;
+            }
+            take_lines(&batch, got, &count);
+            if (end) {
+                *number = 0; /* a new stream */
+                break;
+            }
+        }
+        check_decided(got, count, step->want);
+        for (size_t i = 0; i < MAX_DECIDED; i++) {
+            buf_free(&got[i].line);
+            buf_free(&got[i].text);
+        }
+        return;
+    }
+    }
+}
+
+static void check_sequences(void) {
+    static const size_t CHUNKS[] = {SIZE_MAX, 1, 7};
+    for (size_t i = 0; i < COUNT_OF(SEQUENCES); i++) {
+        const Sequence *sequence = &SEQUENCES[i];
+        for (size_t c = 0; c < COUNT_OF(CHUNKS); c++) {
+            set_context("session sequence \"%s\"", sequence->name);
+            JsonRpcSession *session = jsonrpc_session_new(sequence->role, sequence->profile, sequence->max_line);
+            if (!check(session != NULL, "jsonrpc_session_new gave NULL")) {
+                continue;
+            }
+            uint64_t number = 0;
+            for (size_t s = 0; s < MAX_STEPS && sequence->steps[s].type != STEP_NONE; s++) {
+                set_context("session sequence \"%s\" (%s, %s, chunks of %zu), step %zu", sequence->name,
+                            jsonrpc_role_name(sequence->role), PROFILE_NAMES[sequence->profile], CHUNKS[c], s + 1);
+                run_step(session, sequence, &sequence->steps[s], CHUNKS[c], &number);
+            }
+            jsonrpc_session_free(session);
+        }
+    }
+}
+
+/* NULL arguments: refused as the header says, with *out (when there is
+ * one) empty; (NULL, 0) is no bytes, or the empty line. */
+static void check_session_nulls(void) {
+    static const uint8_t data[] = "{}\n";
+    static const uint8_t request[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"}";
+    set_context("jsonrpc_session_new(server, MCP, 0)");
+    JsonRpcSession *session = jsonrpc_session_new(JSONRPC_ROLE_SERVER, JSONRPC_PROFILE_MCP, 0);
+    if (!check(session != NULL, "NULL")) {
+        return;
+    }
+    JsonRpcBatch out = stale_batch();
+    check_refused("jsonrpc_session_feed(NULL, data, 3, &out)", jsonrpc_session_feed(NULL, data, 3, &out), &out);
+    out = stale_batch();
+    check_refused("jsonrpc_session_feed(NULL, NULL, 0, &out)", jsonrpc_session_feed(NULL, NULL, 0, &out), &out);
+    out = stale_batch();
+    check_refused("jsonrpc_session_end(NULL, &out)", jsonrpc_session_end(NULL, &out), &out);
+    check_refused("jsonrpc_session_feed(session, data, 3, NULL)", jsonrpc_session_feed(session, data, 3, NULL),
+                  NULL);
+    check_refused("jsonrpc_session_end(session, NULL)", jsonrpc_session_end(session, NULL), NULL);
+    out = stale_batch();
+    check_refused("jsonrpc_session_feed(session, NULL, 3, &out)", jsonrpc_session_feed(session, NULL, 3, &out),
+                  &out);
+    check_refused("jsonrpc_session_sent(NULL, request, len)",
+                  jsonrpc_session_sent(NULL, request, sizeof request - 1), NULL);
+    check_refused("jsonrpc_session_sent(session, NULL, 3)", jsonrpc_session_sent(session, NULL, 3), NULL);
+    set_context("jsonrpc_session_outstanding");
+    check_size("outstanding after the refusals", jsonrpc_session_outstanding(session), 0);
+    check_size("jsonrpc_session_outstanding(NULL)", jsonrpc_session_outstanding(NULL), 0);
+
+    const struct {
+        const char *what;
+        JsonRpcSession *session;
+        const uint8_t *line;
+        size_t len;
+    } refusals[] = {
+        {"jsonrpc_session_refused(NULL, request, len, &out)", NULL, request, sizeof request - 1},
+        {"jsonrpc_session_refused(session, NULL, 3, &out)", session, NULL, 3},
+    };
+    for (size_t i = 0; i < COUNT_OF(refusals); i++) {
+        set_context("%s", refusals[i].what);
+        JsonRpcDecision decision;
+        memset(&decision, 0xa5, sizeof decision);
+        JsonRpcStatus status = jsonrpc_session_refused(refusals[i].session, refusals[i].line, refusals[i].len,
+                                                       &decision);
+        check(status == JSONRPC_STATUS_NULL_ARGUMENT, "status %u, expected NULL_ARGUMENT", (unsigned)status);
+        check(decision.action == JSONRPC_ACTION_NONE && decision.text.ptr == NULL && decision.text.len == 0,
+              "*out is not JSONRPC_ACTION_NONE with no text");
+        jsonrpc_string_free(&decision.text);
+    }
+    set_context("jsonrpc_session_refused(session, request, len, NULL)");
+    check(jsonrpc_session_refused(session, request, sizeof request - 1, NULL) == JSONRPC_STATUS_NULL_ARGUMENT,
+          "a NULL out is not NULL_ARGUMENT");
+
+    /* (NULL, 0): no bytes for feed, the empty line for sent and refused. */
+    set_context("jsonrpc_session_feed(session, NULL, 0, &out)");
+    uint64_t number = 0;
+    JsonRpcBatch batch = stale_batch();
+    JsonRpcStatus status = jsonrpc_session_feed(session, (const uint8_t *)"ab", 2, &batch);
+    check(status == JSONRPC_STATUS_OK && batch.count == 0, "status %u, %zu items", (unsigned)status, batch.count);
+    batch = stale_batch();
+    status = jsonrpc_session_feed(session, NULL, 0, &batch);
+    check(status == JSONRPC_STATUS_OK, "status %u", (unsigned)status);
+    check(check_batch(&batch, &number, false, JSONRPC_ROLE_SERVER) && batch.count == 0, "(NULL, 0) gave %zu items",
+          batch.count);
+    batch = stale_batch();
+    status = jsonrpc_session_feed(session, (const uint8_t *)"\n", 1, &batch);
+    if (check(status == JSONRPC_STATUS_OK && check_batch(&batch, &number, false, JSONRPC_ROLE_SERVER) &&
+                  batch.count == 1,
+              "no line at the LF")) {
+        check_line(&batch, 0, 1, "ab", JSONRPC_KIND_PARSE_ERROR);
+        check_enum("action", ACTIONS, batch.items[0].action, JSONRPC_ACTION_ANSWER);
+        check_text("action_text", batch.items[0].action_text,
+                   (Text){TEXT_EXACT, PARSE_ERROR_REPLY, strlen(PARSE_ERROR_REPLY)});
+    }
+    set_context("jsonrpc_session_sent(session, NULL, 0)");
+    check(jsonrpc_session_sent(session, NULL, 0) == JSONRPC_STATUS_OK, "not OK");
+    check_size("outstanding", jsonrpc_session_outstanding(session), 0);
+    set_context("jsonrpc_session_refused(session, NULL, 0, &out)");
+    JsonRpcDecision decision;
+    status = jsonrpc_session_refused(session, NULL, 0, &decision);
+    check(status == JSONRPC_STATUS_OK, "status %u", (unsigned)status);
+    check_enum("action", ACTIONS, decision.action, JSONRPC_ACTION_DROP);
+    check(decision.text.ptr == NULL && decision.note != NULL, "a text, or no note");
+    jsonrpc_string_free(&decision.text);
+    jsonrpc_session_free(session);
+}
+
+/* A session's batch, the session's own texts included, stays valid and
+ * untouched until the session's next call, whatever else runs. */
+static void check_session_batch_lifetime(void) {
+    set_context("a session's batch until its next call");
+    JsonRpcSession *session = jsonrpc_session_new(JSONRPC_ROLE_CLIENT, JSONRPC_PROFILE_MCP, 0);
+    JsonRpcSession *other = jsonrpc_session_new(JSONRPC_ROLE_CLIENT, JSONRPC_PROFILE_MCP, 0);
+    if (!check(session != NULL && other != NULL, "jsonrpc_session_new gave NULL")) {
+        jsonrpc_session_free(session);
+        jsonrpc_session_free(other);
+        return;
+    }
+    static const char attributed[] = "{\"id\":\"a\",\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR;
+    check(jsonrpc_session_sent(session, (const uint8_t *)REQ_A, strlen(REQ_A)) == JSONRPC_STATUS_OK, "sent failed");
+    uint64_t number = 0;
+    JsonRpcBatch batch = stale_batch();
+    static const char input[] = ERROR_NO_ID "\n" BAD_RESULT_7 "\n";
+    JsonRpcStatus status = jsonrpc_session_feed(session, (const uint8_t *)input, strlen(input), &batch);
+    if (!check(status == JSONRPC_STATUS_OK && check_batch(&batch, &number, false, JSONRPC_ROLE_CLIENT) &&
+                   batch.count == 2,
+               "not two lines")) {
+        jsonrpc_session_free(session);
+        jsonrpc_session_free(other);
+        return;
+    }
+    JsonRpcLine items[2] = {batch.items[0], batch.items[1]};
+    unsigned char *text = exact_copy(items[0].action_text.ptr, items[0].action_text.len);
+    for (int i = 0; i < 100; i++) {
+        JsonRpcBatch elsewhere;
+        check(jsonrpc_session_sent(other, (const uint8_t *)REQ_A, strlen(REQ_A)) == JSONRPC_STATUS_OK &&
+                  jsonrpc_session_feed(other, (const uint8_t *)input, strlen(input), &elsewhere) ==
+                      JSONRPC_STATUS_OK &&
+                  elsewhere.count == 2,
+              "another session failed");
+        jsonrpc_session_free(jsonrpc_session_new(JSONRPC_ROLE_SERVER, JSONRPC_PROFILE_MCP, 0));
+    }
+    check(same_line(&items[0], &batch.items[0]) && same_line(&items[1], &batch.items[1]) &&
+              memcmp(text, batch.items[0].action_text.ptr, batch.items[0].action_text.len) == 0,
+          "the batch changed before the session's next call");
+    check_text("the attributed line", batch.items[0].action_text,
+               (Text){TEXT_EXACT, attributed, strlen(attributed)});
+    free(text);
+    jsonrpc_session_free(other);
+    jsonrpc_session_free(session);
+}
+
+static void check_session_promises(void) {
+    check_session_nulls();
+    check_sequences();
+    check_session_batch_lifetime();
+}
+
 /* ------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
@@ -1465,6 +2435,7 @@ int main(int argc, char **argv) {
     }
     check_edges();
     check_reader_promises();
+    check_session_promises();
     check_many_lines(&vectors);
     check_too_long();
     check_long_line_in_pieces();

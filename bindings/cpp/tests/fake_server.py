@@ -8,6 +8,9 @@
     fake_server.py refuse   a banner, then answers initialize with an error
                             whose id is null, then hangs for 30 s: a host
                             that waits for its timeout is too slow
+    fake_server.py invalid  a banner, then answers initialize with a result
+                            that is not an object (no MCP SDK reads it), then
+                            hangs for 30 s
     fake_server.py silent   reads and never answers
     fake_server.py exit     a banner, then exits without answering
 """
@@ -81,6 +84,10 @@ def main():
         sys.stdin.readline()
         send({"jsonrpc": "2.0", "id": None,
               "error": {"code": -32602, "message": "Unsupported protocol version: this server speaks 2024-11-05"}})
+        time.sleep(30)
+    elif mode == "invalid":
+        request = json.loads(sys.stdin.readline())
+        send({"jsonrpc": "2.0", "id": request["id"], "result": "2024-11-05"})
         time.sleep(30)
     elif mode == "silent":
         time.sleep(30)

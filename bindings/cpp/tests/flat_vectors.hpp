@@ -34,7 +34,8 @@ inline constexpr std::array<const char*, 5> kSpanNames = {"id_span", "method_spa
                                                           "result_span", "error_span"};
 
 struct EnvelopeVector {
-  unsigned at = 0;  // line number in envelope.jsonl
+  unsigned at = 0;  // line number in its file: envelope.jsonl (jsonrpc) or mcp.jsonl (mcp)
+  jsonrpc::Profile profile = jsonrpc::Profile::jsonrpc;
   std::string name;
   std::string line;
   std::string kind;
@@ -46,6 +47,10 @@ struct EnvelopeVector {
   Text reason;
   std::optional<std::string> reply_server;
   std::optional<std::string> reply_client;
+  std::optional<std::string> substitute;
+
+  /// The file the vector comes from.
+  const char* source() const { return profile == jsonrpc::Profile::mcp ? "mcp.jsonl" : "envelope.jsonl"; }
 };
 
 struct LogVector {
@@ -218,6 +223,12 @@ inline Vectors load(const std::string& path) {
     if (record.type == "envelope") {
       EnvelopeVector v;
       v.at = record.number("at");
+      const std::string& profile = record.field("profile");
+      if (profile == "mcp") {
+        v.profile = jsonrpc::Profile::mcp;
+      } else if (profile != "jsonrpc") {
+        record.fail("unknown profile " + profile);
+      }
       v.name = record.bytes("name");
       v.line = record.bytes("line");
       v.kind = record.field("kind");
@@ -233,6 +244,7 @@ inline Vectors load(const std::string& path) {
       v.reason = record.reason("reason");
       v.reply_server = record.text("reply_server");
       v.reply_client = record.text("reply_client");
+      v.substitute = record.text("substitute");
       vectors.envelopes.push_back(std::move(v));
     } else if (record.type == "log_value") {
       LogVector v;

@@ -38,6 +38,18 @@ int main() {
   check(last.size() == 1 && last[0].classification().kind() == jsonrpc::Kind::batch, "end");
   check(to_string(last[0].kind()) == "batch", "the library's kind name");
 
+  jsonrpc::Classification mcp = jsonrpc::classify(R"({"jsonrpc":"2.0","id":1,"result":[]})", jsonrpc::Profile::mcp);
+  check(mcp.kind() == jsonrpc::Kind::invalid_response && mcp.substitute().has_value(), "the MCP profile");
+  jsonrpc::Session session(jsonrpc::Role::client, jsonrpc::Profile::mcp);
+  check(session.sent(R"({"jsonrpc":"2.0","id":1,"method":"m"})") == jsonrpc::Status::ok && session.outstanding() == 1,
+        "sent");
+  jsonrpc::Batch decided = session.feed("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[]}\n");
+  check(decided.size() == 1 && decided[0].action() == jsonrpc::Action::substitute &&
+            decided[0].action_text() == mcp.substitute(),
+        "a substitute");
+  jsonrpc::Decision refused = session.refused(R"({"jsonrpc":"2.0","id":2,"method":"m"})");
+  check(refused.ok() && refused.action == jsonrpc::Action::answer && refused.text.has_value(), "refused");
+
   std::printf("no exceptions: %s\n", failures == 0 ? "ok" : "FAILED");
   return failures == 0 ? 0 : 1;
 }

@@ -40,12 +40,14 @@ show() { sed 's/^/    | /' "$work/$1.out"; }
 run good 20 "$host" --timeout 10 "$python" "$fake" good
 show good
 [ "$status" -eq 0 ] && pass "good: exit status 0" || fail "good: exit status $status"
-expect good "<- server output that is not JSON-RPC (parse_error): fake-server 0.1 starting"
-expect good '<- server output that is not JSON-RPC (not_jsonrpc): {"level":"info","msg":"initializing"}'
+expect good "<- diverted parse_error ("
+expect good "): fake-server 0.1 starting"
+expect good '<- diverted not_jsonrpc ('
+expect good '): {"level":"info","msg":"initializing"}'
 expect good '<- response to initialize (id 1): {"protocolVersion":"2025-11-25"'
 expect good '<- request ping (id "srv-1")'
 expect good '-> {"jsonrpc":"2.0","id":"srv-1","result":{}}'
-expect good '<- invalid request: Invalid Request: the method must be a string, not an array'
+expect good '<- answered invalid_request (Invalid Request: the method must be a string, not an array)'
 expect good '-> {"jsonrpc":"2.0","id":99,"error":{"code":-32600'
 expect good '<- response to tools/list (id 2): {"tools":[{"name":"echo"'
 expect good '<- response to tools/call (id 3): {"content":[{"type":"text","text":"hello from the C++ host"}]}'
@@ -53,14 +55,28 @@ expect good 'fake-server: notification notifications/initialized'
 expect good 'the server exited with status 0'
 
 # 2. A server that refuses initialize with an error whose id is null, then
-# hangs: the host must fail at once with the server's message.
+# hangs: the session gives the error our id (the one request outstanding),
+# and the host must fail at once with the server's message.
 run refuse 10 "$host" --timeout 20 "$python" "$fake" refuse
 show refuse
 [ "$status" -eq 1 ] && pass "refuse: exit status 1" || fail "refuse: exit status $status (124 = the host waited)"
 [ "$elapsed_ms" -lt 3000 ] && pass "refuse: failed fast (${elapsed_ms} ms)" || fail "refuse: took ${elapsed_ms} ms"
-expect refuse "<- server output that is not JSON-RPC (parse_error): fake-server 0.1 starting"
-expect refuse "host: the server answered initialize with an error that names no request: "
+expect refuse "<- diverted parse_error ("
+expect refuse "<- attributed response ("
+expect refuse "<- error response to initialize (id 1): "
+expect refuse "host: initialize failed: "
 expect refuse "Unsupported protocol version: this server speaks 2024-11-05"
+
+# 2b. A server that answers initialize with a result no MCP SDK reads (not an
+# object), then hangs: the session hands on the substitute, an error for
+# our request, and the host fails at once.
+run invalid 10 "$host" --timeout 20 "$python" "$fake" invalid
+show invalid
+[ "$status" -eq 1 ] && pass "invalid: exit status 1" || fail "invalid: exit status $status (124 = the host waited)"
+[ "$elapsed_ms" -lt 3000 ] && pass "invalid: failed fast (${elapsed_ms} ms)" || fail "invalid: took ${elapsed_ms} ms"
+expect invalid "<- substituted invalid_response ("
+expect invalid "host: initialize failed: "
+expect invalid '"code":-32603'
 
 # 3. A server that never answers: the timeout.
 run silent 10 "$host" --timeout 1 "$python" "$fake" silent

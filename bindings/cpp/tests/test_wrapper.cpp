@@ -1,5 +1,6 @@
-// test_wrapper.cpp: the shared vectors and the ownership rules, through the
-// C++ layer (jsonrpc_envelope.hpp).
+// test_wrapper.cpp: the shared vectors (envelope.jsonl in the JSON-RPC
+// profile, mcp.jsonl in the MCP profile), the ownership rules and the
+// session, through the C++ layer (jsonrpc_envelope.hpp).
 //
 // The vectors come from the flat file that tests/c/flatten_vectors.py writes
 // (path compiled in as JSONRPC_VECTORS_FLAT; the environment variable of the
@@ -34,7 +35,9 @@ inline void PrintTo(const Span& span, std::ostream* out) {
 
 namespace {
 
+using jsonrpc::Action;
 using jsonrpc::Kind;
+using jsonrpc::Profile;
 using jsonrpc::Role;
 using jsonrpc::Span;
 using jsonrpc::Status;
@@ -52,6 +55,15 @@ const flat::Vectors& vectors() {
 std::vector<std::size_t> indices(std::size_t count) {
   std::vector<std::size_t> out(count);
   for (std::size_t i = 0; i < count; ++i) out[i] = i;
+  return out;
+}
+
+// The indices of the envelope vectors of one profile (one file).
+std::vector<std::size_t> indices_of(Profile profile) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < vectors().envelopes.size(); ++i) {
+    if (vectors().envelopes[i].profile == profile) out.push_back(i);
+  }
   return out;
 }
 
@@ -115,10 +127,14 @@ struct Snapshot {
   std::optional<std::string> reason;
   std::optional<std::string> reply_server;
   std::optional<std::string> reply_client;
+  std::optional<std::string> substitute;
+  std::string action = "none";  // a session's decision (`none` from a LineReader)
+  std::optional<std::string> action_text;
+  bool has_note = false;
 
   auto tied() const {
     return std::tie(number, too_long, length, text, kind, id_kind, id, method, flags, spans, reason, reply_server,
-                    reply_client);
+                    reply_client, substitute, action, action_text, has_note);
   }
   friend bool operator==(const Snapshot& a, const Snapshot& b) { return a.tied() == b.tied(); }
   friend bool operator!=(const Snapshot& a, const Snapshot& b) { return !(a == b); }
@@ -136,7 +152,8 @@ void PrintTo(const Snapshot& s, std::ostream* out) {
   *out << " spans=";
   for (const auto& span : s.spans) *out << (span ? ::testing::PrintToString(*span) : "-") << " ";
   *out << "reason=" << show(s.reason) << " reply_server=" << show(s.reply_server)
-       << " reply_client=" << show(s.reply_client) << "}";
+       << " reply_client=" << show(s.reply_client) << " substitute=" << show(s.substitute) << " action=" << s.action
+       << " action_text=" << show(s.action_text) << " note=" << s.has_note << "}";
 }
 
 template <class C>
@@ -153,6 +170,7 @@ Snapshot snapshot(const C& c, std::string_view text) {
   s.reason = owned(c.reason());
   s.reply_server = owned(c.reply_server());
   s.reply_client = owned(c.reply_client());
+  s.substitute = owned(c.substitute());
   return s;
 }
 
@@ -161,14 +179,17 @@ Snapshot snapshot(const jsonrpc::Line& line) {
   s.number = line.number();
   s.too_long = line.too_long();
   s.length = line.length();
+  s.action = line.action() == Action::none ? "none" : std::string(to_string(line.action()));
+  s.action_text = owned(line.action_text());
+  s.has_note = !line.note().empty();
   return s;
 }
 
 // Every field of a classification against its vector.
 ::testing::AssertionResult matches(const Snapshot& got, const flat::EnvelopeVector& v) {
   auto fail = [&](const char* field) {
-    return ::testing::AssertionFailure() << field << " differs for envelope.jsonl line " << v.at << " (\"" << v.name
-                                         << "\")\n  got " << ::testing::PrintToString(got);
+    return ::testing::AssertionFailure() << field << " differs for " << v.source() << " line " << v.at << " (\""
+                                         << v.name << "\")\n  got " << ::testing::PrintToString(got);
   };
   if (got.too_long) return fail("too_long");
   if (got.kind != v.kind) return fail("kind") << "\n  expected " << v.kind;
@@ -194,6 +215,7 @@ Snapshot snapshot(const jsonrpc::Line& line) {
   }
   if (got.reply_server != v.reply_server) return fail("reply_server") << "\n  expected " << show(v.reply_server);
   if (got.reply_client != v.reply_client) return fail("reply_client") << "\n  expected " << show(v.reply_client);
+  if (got.substitute != v.substitute) return fail("substitute") << "\n  expected " << show(v.substitute);
   return ::testing::AssertionSuccess();
 }
 
@@ -201,7 +223,8 @@ Snapshot snapshot(const jsonrpc::Line& line) {
 
 TEST(Vectors, Loaded) {
   ASSERT_EQ(vectors().error, "");
-  EXPECT_GT(vectors().envelopes.size(), 50u);
+  EXPECT_GT(indices_of(Profile::jsonrpc).size(), 50u);
+  EXPECT_GT(indices_of(Profile::mcp).size(), 50u);
   EXPECT_GT(vectors().logs.size(), 5u);
 }
 
@@ -210,16 +233,20 @@ class EnvelopeVector : public ::testing::TestWithParam<std::size_t> {};
 TEST_P(EnvelopeVector, EveryFieldAndBothReplies) {
   const flat::EnvelopeVector& v = vectors().envelopes.at(GetParam());
   ExactCopy line(v.line);
-  jsonrpc::Classification c = jsonrpc::classify(line.view());
+  jsonrpc::Classification c = jsonrpc::classify(line.view(), v.profile);
   EXPECT_TRUE(c.valid());
   EXPECT_TRUE(matches(snapshot(c, line.view()), v));
+  if (v.profile == Profile::jsonrpc) {  // the profile a call without one uses
+    EXPECT_TRUE(matches(snapshot(jsonrpc::classify(line.view()), line.view()), v));
+    EXPECT_EQ(jsonrpc::invalid_reply(line.view(), Role::server), v.reply_server);
+  }
 
   // The same replies through reply(Role), and through jsonrpc_invalid_reply.
   EXPECT_EQ(owned(c.reply(Role::server)), v.reply_server);
   EXPECT_EQ(owned(c.reply(Role::client)), v.reply_client);
-  EXPECT_EQ(jsonrpc::invalid_reply(line.view(), Role::server), v.reply_server);
-  EXPECT_EQ(jsonrpc::invalid_reply(line.view(), Role::client), v.reply_client);
-  jsonrpc::Reply server = jsonrpc::try_invalid_reply(line.view(), Role::server);
+  EXPECT_EQ(jsonrpc::invalid_reply(line.view(), Role::server, v.profile), v.reply_server);
+  EXPECT_EQ(jsonrpc::invalid_reply(line.view(), Role::client, v.profile), v.reply_client);
+  jsonrpc::Reply server = jsonrpc::try_invalid_reply(line.view(), Role::server, v.profile);
   EXPECT_EQ(server.status, Status::ok);
   EXPECT_EQ(server.text, v.reply_server);
 
@@ -230,15 +257,16 @@ TEST_P(EnvelopeVector, EveryFieldAndBothReplies) {
   }
   // Present strings are followed by a NUL byte (the C convention).
   for (const JsonRpcStr& str : {c.raw().id, c.raw().method, c.raw().reason, c.raw().reply_server,
-                                c.raw().reply_client}) {
+                                c.raw().reply_client, c.raw().substitute}) {
     if (str.ptr != nullptr) {
       EXPECT_EQ(str.ptr[str.len], '\0');
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Envelope, EnvelopeVector, ::testing::ValuesIn(indices(vectors().envelopes.size())),
+INSTANTIATE_TEST_SUITE_P(Envelope, EnvelopeVector, ::testing::ValuesIn(indices_of(Profile::jsonrpc)),
                          envelope_test_name);
+INSTANTIATE_TEST_SUITE_P(Mcp, EnvelopeVector, ::testing::ValuesIn(indices_of(Profile::mcp)), envelope_test_name);
 
 class LogValueVector : public ::testing::TestWithParam<std::size_t> {};
 
@@ -267,8 +295,32 @@ TEST(Enums, NamesComeFromTheLibrary) {
       {Kind::response, "response"},
       {Kind::not_jsonrpc, "not_jsonrpc"},
       {Kind::too_long, "too_long"},
+      {Kind::invalid_response, "invalid_response"},
   };
   for (const auto& [kind, name] : kinds) EXPECT_EQ(to_string(kind), name);
+  // The messages a peer acts on (SPEC §8, §9).
+  for (const auto& [kind, name] : kinds) {
+    EXPECT_EQ(jsonrpc::is_message(kind), kind == Kind::request || kind == Kind::notification || kind == Kind::response)
+        << name;
+  }
+  EXPECT_FALSE(jsonrpc::is_message(Kind::none));
+  EXPECT_EQ(to_string(Profile::jsonrpc), "jsonrpc");
+  EXPECT_EQ(to_string(Profile::mcp), "mcp");
+  EXPECT_EQ(to_string(static_cast<Profile>(0)), "");
+  EXPECT_EQ(to_string(static_cast<Profile>(3)), "");
+  // The one vocabulary of records (the header's words).
+  const std::pair<Action, std::string_view> actions[] = {
+      {Action::forward, "forwarded"},     {Action::answer, "answered"}, {Action::substitute, "substituted"},
+      {Action::attribute, "attributed"}, {Action::drop, "dropped"},    {Action::divert, "diverted"},
+  };
+  for (const auto& [action, name] : actions) EXPECT_EQ(to_string(action), name);
+  EXPECT_EQ(to_string(Action::none), "");
+  EXPECT_EQ(to_string(static_cast<Action>(7)), "");
+  EXPECT_EQ(to_string(Status::unknown_profile), "unknown_profile");
+  static_assert(static_cast<std::uint32_t>(Profile::jsonrpc) == JSONRPC_PROFILE_JSONRPC);
+  static_assert(static_cast<std::uint32_t>(Profile::mcp) == JSONRPC_PROFILE_MCP);
+  static_assert(static_cast<std::uint32_t>(Action::divert) == JSONRPC_ACTION_DIVERT);
+  static_assert(static_cast<std::uint32_t>(Kind::invalid_response) == JSONRPC_KIND_INVALID_RESPONSE);
   const std::pair<jsonrpc::IdKind, std::string_view> id_kinds[] = {
       {jsonrpc::IdKind::absent, "absent"}, {jsonrpc::IdKind::null, "null"},     {jsonrpc::IdKind::string, "string"},
       {jsonrpc::IdKind::number, "number"}, {jsonrpc::IdKind::object, "object"}, {jsonrpc::IdKind::array, "array"},
@@ -434,6 +486,27 @@ TEST(Reply, ARoleCastFromAnotherValueIsRefusedByTheLibrary) {
   EXPECT_TRUE(jsonrpc::classify("[1]").reply(Role::server).has_value());
 }
 
+// A profile cast from a value that is none is refused by the library, not
+// by the binding.
+TEST(Profile, AProfileCastFromAnotherValueIsRefusedByTheLibrary) {
+  for (std::uint32_t value : {0u, 3u, 0xFFFFFFFFu}) {
+    const Profile profile = static_cast<Profile>(value);
+    jsonrpc::Classification c = jsonrpc::classify("[1]", profile);
+    EXPECT_EQ(c.kind(), Kind::none);
+    EXPECT_FALSE(c.valid());
+    EXPECT_EQ(c.reason(), "unknown profile");
+    jsonrpc::Reply reply = jsonrpc::try_invalid_reply("[1]", Role::server, profile);
+    EXPECT_EQ(reply.status, Status::unknown_profile);
+    EXPECT_FALSE(reply.text.has_value());
+    EXPECT_FALSE(jsonrpc::LineReader(0, profile).valid());
+    jsonrpc::Session session(Role::client, profile);
+    EXPECT_FALSE(session.valid());
+    EXPECT_EQ(session.feed("{}\n").status(), Status::null_argument);
+  }
+  EXPECT_FALSE(jsonrpc::Session(static_cast<Role>(0), Profile::mcp).valid());
+  EXPECT_TRUE(jsonrpc::Session(Role::server, Profile::jsonrpc).valid());
+}
+
 TEST(LogValue, EmptyAndBinary) {
   EXPECT_EQ(jsonrpc::log_value(std::string_view()), "");
   EXPECT_EQ(jsonrpc::try_log_value(std::string_view()), "");
@@ -447,12 +520,27 @@ constexpr std::size_t kMaxChunk = 70;
 
 // Checks one batch: ok, its lines numbered on from `*number`, each
 // complete line inside the batch's bytes and followed there by its LF
-// (unless `at_end`, where the stream's last line may have none).
-::testing::AssertionResult well_formed(const jsonrpc::Batch& batch, std::uint64_t* number, bool at_end) {
+// (unless `at_end`, where the stream's last line may have none); a
+// LineReader's lines (`session` false) undecided, a Session's decided, with
+// a text exactly for answer, substitute and attribute and a note for all
+// but forward.
+::testing::AssertionResult well_formed(const jsonrpc::Batch& batch, std::uint64_t* number, bool at_end,
+                                       bool session = false) {
   if (!batch.ok()) return ::testing::AssertionFailure() << "status " << to_string(batch.status());
   for (jsonrpc::Line line : batch) {
     if (line.number() != ++*number) {
       return ::testing::AssertionFailure() << "line number " << line.number() << ", expected " << *number;
+    }
+    Action action = line.action();
+    bool texted = action == Action::answer || action == Action::substitute || action == Action::attribute;
+    if (!session && (action != Action::none || line.action_text() || !line.note().empty())) {
+      return ::testing::AssertionFailure() << "a LineReader's line " << *number << " has an action, text or note";
+    }
+    if (session && (to_string(action).empty() || line.action_text().has_value() != texted ||
+                    line.note().empty() != (action == Action::forward))) {
+      return ::testing::AssertionFailure() << "a Session's line " << *number << " ("
+                                           << to_string(line.classification().kind()) << ", "
+                                           << static_cast<std::uint32_t>(action) << ") has a bad action, text or note";
     }
     const JsonRpcLine& raw = line.raw();
     if (line.too_long()) {
@@ -468,31 +556,39 @@ constexpr std::size_t kMaxChunk = 70;
   return ::testing::AssertionSuccess();
 }
 
-// Feeds `stream` to a LineReader `chunk` bytes at a time, as a host reading
-// a pipe would, each chunk a heap copy freed after the call (the reader
-// must copy what it keeps), then ends it; returns every line.
-std::vector<Snapshot> read_stream(std::string_view stream, std::size_t chunk, std::size_t max_line = 0) {
+// Feeds `stream` to `owner` (a LineReader or a Session) `chunk` bytes at a
+// time, as a host reading a pipe would, each chunk a heap copy freed after
+// the call (the owner must copy what it keeps), then ends it; returns
+// every line.
+template <class Owner>
+std::vector<Snapshot> read_with(Owner& owner, std::string_view stream, std::size_t chunk) {
+  constexpr bool session = std::is_same_v<Owner, jsonrpc::Session>;
   std::vector<Snapshot> items;
-  jsonrpc::LineReader reader(max_line);
-  EXPECT_TRUE(reader.valid());
+  EXPECT_TRUE(owner.valid());
   std::uint64_t number = 0;
   for (std::size_t pos = 0; pos < stream.size(); pos += chunk) {
     ExactCopy piece{std::string(stream.substr(pos, chunk))};
-    jsonrpc::Batch batch = reader.feed(piece.view());
-    EXPECT_TRUE(well_formed(batch, &number, false)) << "after " << pos + piece.size << " bytes";
+    jsonrpc::Batch batch = owner.feed(piece.view());
+    EXPECT_TRUE(well_formed(batch, &number, false, session)) << "after " << pos + piece.size << " bytes";
     for (jsonrpc::Line line : batch) items.push_back(snapshot(line));
   }
-  jsonrpc::Batch last = reader.end();
-  EXPECT_TRUE(well_formed(last, &number, true)) << "at the end";
+  jsonrpc::Batch last = owner.end();
+  EXPECT_TRUE(well_formed(last, &number, true, session)) << "at the end";
   for (jsonrpc::Line line : last) items.push_back(snapshot(line));
   return items;
 }
 
-// The vector lines that hold no LF, which a stream can carry.
-std::vector<const flat::EnvelopeVector*> streamable() {
+std::vector<Snapshot> read_stream(std::string_view stream, std::size_t chunk, std::size_t max_line = 0,
+                                  Profile profile = Profile::jsonrpc) {
+  jsonrpc::LineReader reader(max_line, profile);
+  return read_with(reader, stream, chunk);
+}
+
+// The vector lines of one profile that hold no LF, which a stream can carry.
+std::vector<const flat::EnvelopeVector*> streamable(Profile profile) {
   std::vector<const flat::EnvelopeVector*> out;
   for (const flat::EnvelopeVector& v : vectors().envelopes) {
-    if (v.line.find('\n') == std::string::npos) out.push_back(&v);
+    if (v.profile == profile && v.line.find('\n') == std::string::npos) out.push_back(&v);
   }
   return out;
 }
@@ -509,14 +605,14 @@ std::string join(const std::vector<const flat::EnvelopeVector*>& lines, std::str
 // Every vector line in one stream, at every chunk size and whole: each item
 // is its vector, field by field, with its bytes and its number. A CR before
 // the LF stays in the line, as whitespace, and changes nothing else.
-void check_vector_stream(std::string_view separator) {
-  std::vector<const flat::EnvelopeVector*> lines = streamable();
+void check_vector_stream(std::string_view separator, Profile profile) {
+  std::vector<const flat::EnvelopeVector*> lines = streamable(profile);
   ASSERT_GT(lines.size(), 50u);
   std::string stream = join(lines, separator);
   bool crlf = separator == "\r\n";
   for (std::size_t chunk = 1; chunk <= kMaxChunk + 1; ++chunk) {
     std::size_t size = chunk > kMaxChunk ? stream.size() : chunk;
-    std::vector<Snapshot> items = read_stream(stream, size);
+    std::vector<Snapshot> items = read_stream(stream, size, 0, profile);
     ASSERT_EQ(items.size(), lines.size()) << "chunks of " << size;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       bool has_cr = crlf && i + 1 < lines.size();  // the last line has no line ending
@@ -527,9 +623,13 @@ void check_vector_stream(std::string_view separator) {
   }
 }
 
-TEST(LineReader, EveryVectorAtEveryChunkSizeLF) { check_vector_stream("\n"); }
+TEST(LineReader, EveryVectorAtEveryChunkSizeLF) { check_vector_stream("\n", Profile::jsonrpc); }
 
-TEST(LineReader, EveryVectorAtEveryChunkSizeCRLF) { check_vector_stream("\r\n"); }
+TEST(LineReader, EveryVectorAtEveryChunkSizeCRLF) { check_vector_stream("\r\n", Profile::jsonrpc); }
+
+TEST(LineReader, EveryMcpVectorAtEveryChunkSizeLF) { check_vector_stream("\n", Profile::mcp); }
+
+TEST(LineReader, EveryMcpVectorAtEveryChunkSizeCRLF) { check_vector_stream("\r\n", Profile::mcp); }
 
 void expect_too_long(const Snapshot& item, std::uint64_t number, std::size_t length) {
   EXPECT_EQ(item.number, number);
@@ -681,5 +781,256 @@ TEST(LineReader, LongLineInSmallPiecesStaysLinear) {
   EXPECT_EQ(last[0].number(), 2u);
   EXPECT_EQ(last[0].text(), "{}");
 }
+
+// ---- a session -------------------------------------------------------------------------
+
+static_assert(!std::is_copy_constructible_v<jsonrpc::Session>);
+static_assert(!std::is_copy_assignable_v<jsonrpc::Session>);
+static_assert(std::is_nothrow_move_constructible_v<jsonrpc::Session>);
+static_assert(std::is_nothrow_move_assignable_v<jsonrpc::Session>);
+static_assert(std::is_nothrow_destructible_v<jsonrpc::Session>);
+
+// SPEC §10.3's substitute and §10.4's reply for a request the SDK refused,
+// for an id's exact text.
+std::string substitute_for(std::string_view id) {
+  return R"({"jsonrpc":"2.0","id":)" + std::string(id) +
+         R"(,"error":{"code":-32603,"message":"Internal error: the peer's response to this request is not valid MCP"})"
+         "}";
+}
+
+std::string refused_reply_for(std::string_view id) {
+  return R"({"jsonrpc":"2.0","id":)" + std::string(id) +
+         R"(,"error":{"code":-32600,"message":"Invalid Request: the receiving MCP SDK cannot read this request"}})";
+}
+
+constexpr std::string_view kParseErrorReply =
+    R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})";
+constexpr std::string_view kNoRequestError = R"("error":{"code":-32700,"message":"Parse error"}})";
+
+// Feeds one whole text and returns its lines, checked as well formed.
+std::vector<Snapshot> feed_all(jsonrpc::Session& session, std::string_view text, std::uint64_t* number) {
+  std::vector<Snapshot> items;
+  jsonrpc::Batch batch = session.feed(text);
+  EXPECT_TRUE(well_formed(batch, number, false, true));
+  for (jsonrpc::Line line : batch) items.push_back(snapshot(line));
+  return items;
+}
+
+TEST(Session, ASubstituteForTheRequestOutstanding) {
+  jsonrpc::Session session(Role::client, Profile::mcp);
+  ASSERT_TRUE(session.valid());
+  EXPECT_EQ(session.sent(R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})"), Status::ok);
+  EXPECT_EQ(session.outstanding(), 1u);
+  std::uint64_t number = 0;
+  std::vector<Snapshot> items = feed_all(session, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}\n", &number);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].kind, "invalid_response");
+  EXPECT_EQ(items[0].action, "substituted");
+  EXPECT_EQ(items[0].action_text, substitute_for("7"));
+  EXPECT_EQ(items[0].substitute, substitute_for("7"));
+  EXPECT_EQ(session.outstanding(), 0u);
+  // Nobody waits on id 7 now: the same line again is dropped.
+  items = feed_all(session, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}\n", &number);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].action, "dropped");
+  EXPECT_FALSE(items[0].action_text.has_value());
+  EXPECT_TRUE(items[0].has_note);
+}
+
+TEST(Session, AnErrorThatNamesNoRequestGoesToTheOneOutstanding) {
+  jsonrpc::Session session(Role::client, Profile::mcp);
+  std::uint64_t number = 0;
+  const std::string no_id = R"({"jsonrpc":"2.0",)" + std::string(kNoRequestError);
+  const std::string null_id = R"({"jsonrpc":"2.0","id":null,)" + std::string(kNoRequestError);
+  // None outstanding: dropped.
+  std::vector<Snapshot> items = feed_all(session, no_id + "\n", &number);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].action, "dropped");
+  // One: attributed, the id put first where there was none...
+  EXPECT_EQ(session.sent(R"({"jsonrpc":"2.0","id":"a","method":"initialize","params":{}})"), Status::ok);
+  items = feed_all(session, no_id + "\n", &number);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].kind, "response");
+  EXPECT_EQ(items[0].action, "attributed");
+  EXPECT_EQ(items[0].action_text, R"({"id":"a","jsonrpc":"2.0",)" + std::string(kNoRequestError));
+  EXPECT_EQ(session.outstanding(), 0u);
+  // ... and in place of a null one.
+  EXPECT_EQ(session.sent(R"({"jsonrpc":"2.0","id":12,"method":"ping"})"), Status::ok);
+  items = feed_all(session, null_id + "\n", &number);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].action_text, R"({"jsonrpc":"2.0","id":12,)" + std::string(kNoRequestError));
+  // Two outstanding: nobody can tell which; dropped, both still waiting.
+  EXPECT_EQ(session.sent(R"({"jsonrpc":"2.0","id":1,"method":"ping"})"), Status::ok);
+  EXPECT_EQ(session.sent(R"({"jsonrpc":"2.0","id":2,"method":"ping"})"), Status::ok);
+  items = feed_all(session, null_id + "\n", &number);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].action, "dropped");
+  EXPECT_EQ(session.outstanding(), 2u);
+}
+
+TEST(Session, WhatIsNoMessageIsAnsweredInRoleServerAndDivertedInRoleClient) {
+  jsonrpc::Session server(Role::server, Profile::mcp);
+  jsonrpc::Session client(Role::client, Profile::mcp);
+  std::uint64_t server_number = 0;
+  std::uint64_t client_number = 0;
+  const char* input = "not json\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{}\n";
+  std::vector<Snapshot> s = feed_all(server, input, &server_number);
+  std::vector<Snapshot> c = feed_all(client, input, &client_number);
+  ASSERT_EQ(s.size(), 3u);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(s[0].action, "answered");
+  EXPECT_EQ(s[0].action_text, kParseErrorReply);
+  EXPECT_EQ(c[0].action, "diverted");
+  EXPECT_FALSE(c[0].action_text.has_value());
+  EXPECT_EQ(s[1].action, "forwarded");
+  EXPECT_EQ(c[1].action, "forwarded");
+  EXPECT_FALSE(s[1].has_note);
+  EXPECT_EQ(s[2].action, "dropped");
+  EXPECT_EQ(c[2].action, "diverted");
+}
+
+TEST(Session, TooLongLinesAreDropped) {
+  for (Role role : {Role::server, Role::client}) {
+    jsonrpc::Session session(role, Profile::mcp, 8);
+    std::vector<Snapshot> items = read_with(session, "{\"jsonrpc\":\"2.0\"}\n0123456789", 3);
+    ASSERT_EQ(items.size(), 2u);
+    for (const Snapshot& item : items) {
+      EXPECT_TRUE(item.too_long);
+      EXPECT_EQ(item.action, "dropped");
+      EXPECT_FALSE(item.action_text.has_value());
+      EXPECT_TRUE(item.has_note);
+    }
+  }
+}
+
+TEST(Session, RefusedByTheSdk) {
+  jsonrpc::Session session(Role::client, Profile::mcp);
+  ASSERT_EQ(session.sent(R"({"jsonrpc":"2.0","id":4,"method":"ping"})"), Status::ok);
+  jsonrpc::Decision request = session.refused(R"({"jsonrpc":"2.0","id":1,"method":"sampling/createMessage"})");
+  EXPECT_TRUE(request.ok());
+  EXPECT_EQ(request.action, Action::answer);
+  EXPECT_EQ(request.text, refused_reply_for("1"));
+  EXPECT_FALSE(request.note.empty());
+  jsonrpc::Decision response = session.refused(R"({"jsonrpc":"2.0","id":4,"result":{}})");
+  EXPECT_EQ(response.action, Action::substitute);
+  EXPECT_EQ(response.text, substitute_for("4"));
+  EXPECT_EQ(session.outstanding(), 0u);  // the substitute answers it
+  jsonrpc::Decision other = session.refused(R"({"jsonrpc":"2.0","method":"notifications/progress"})");
+  EXPECT_EQ(other.action, Action::drop);
+  EXPECT_FALSE(other.text.has_value());
+  EXPECT_FALSE(other.note.empty());
+}
+
+TEST(Session, TheJsonRpcProfileKeepsNoIdsAndForwardsEveryResponse) {
+  jsonrpc::Session session(Role::client, Profile::jsonrpc);
+  EXPECT_EQ(session.sent(R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})"), Status::ok);
+  EXPECT_EQ(session.outstanding(), 0u);
+  std::uint64_t number = 0;
+  const std::string input = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}\n{\"jsonrpc\":\"2.0\",\"id\":null," +
+                            std::string(kNoRequestError) + "\n";
+  std::vector<Snapshot> items = feed_all(session, input, &number);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].kind, "response");
+  EXPECT_EQ(items[0].action, "forwarded");
+  EXPECT_EQ(items[1].action, "forwarded");
+}
+
+TEST(Session, EndDecidesTheLastLineAndKeepsTheOutstandingRequests) {
+  jsonrpc::Session session(Role::client, Profile::mcp);
+  ASSERT_EQ(session.sent(R"({"jsonrpc":"2.0","id":3,"method":"a"})"), Status::ok);
+  ASSERT_EQ(session.sent(R"({"jsonrpc":"2.0","id":"b","method":"b"})"), Status::ok);
+  EXPECT_TRUE(session.feed(R"({"jsonrpc":"2.0","id":3,"result":[]})").empty());
+  jsonrpc::Batch last = session.end();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].action(), Action::substitute);
+  EXPECT_EQ(last[0].action_text(), substitute_for("3"));
+  EXPECT_EQ(session.outstanding(), 1u);
+  jsonrpc::Batch next = session.feed(R"({"jsonrpc":"2.0",)" + std::string(kNoRequestError) + "\n");
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].number(), 1u);  // a new stream
+  EXPECT_EQ(next[0].action(), Action::attribute);
+  EXPECT_EQ(next[0].action_text(), R"({"id":"b","jsonrpc":"2.0",)" + std::string(kNoRequestError));
+}
+
+// A batch, the session's own texts included, is valid until the session's
+// next call, through a move of the session.
+TEST(Session, ABatchIsValidUntilTheNextCall) {
+  std::optional<jsonrpc::Session> session(std::in_place, Role::client, Profile::mcp);
+  ASSERT_EQ(session->sent(R"({"jsonrpc":"2.0","id":"a","method":"m"})"), Status::ok);
+  jsonrpc::Batch batch = session->feed(R"({"jsonrpc":"2.0","id":null,)" + std::string(kNoRequestError) + "\n{\"x\":");
+  jsonrpc::Session other(Role::client, Profile::mcp);
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(other.sent(R"({"jsonrpc":"2.0","id":"z","method":"m"})"), Status::ok);
+    ASSERT_EQ(other.feed(R"({"jsonrpc":"2.0",)" + std::string(kNoRequestError) + "\n").size(), 1u);
+  }
+  jsonrpc::Session moved(std::move(*session));
+  EXPECT_FALSE(session->valid());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+  session.reset();
+  ASSERT_EQ(batch.size(), 1u);
+  EXPECT_EQ(batch[0].action(), Action::attribute);
+  EXPECT_EQ(batch[0].action_text(), R"({"jsonrpc":"2.0","id":"a",)" + std::string(kNoRequestError));
+  jsonrpc::Batch rest = moved.feed("1}\n");
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].number(), 2u);
+  EXPECT_EQ(rest[0].text(), "{\"x\":1}");
+  EXPECT_EQ(rest[0].action(), Action::divert);
+}
+
+TEST(Session, AnEmptySessionRefusesEveryCall) {
+  jsonrpc::Session a(Role::server, Profile::mcp);
+  jsonrpc::Session b(std::move(a));
+  ASSERT_TRUE(b.valid());
+  EXPECT_FALSE(a.valid());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(a.raw(), nullptr);
+  EXPECT_EQ(a.feed("{}\n").status(), Status::null_argument);
+  EXPECT_EQ(a.end().status(), Status::null_argument);
+  EXPECT_EQ(a.sent("{}"), Status::null_argument);
+  jsonrpc::Decision decision = a.refused("{}");
+  EXPECT_EQ(decision.status, Status::null_argument);
+  EXPECT_EQ(decision.action, Action::none);
+  EXPECT_FALSE(decision.text.has_value());
+  EXPECT_EQ(a.outstanding(), 0u);
+  a = std::move(b);
+  EXPECT_EQ(a.feed("{}\n").size(), 1u);
+}
+
+// What a session does with a vector line, nothing being outstanding: SPEC
+// §8's tables; in the MCP profile (§9, §10.4) an error that names no
+// request and an invalid_response have nobody to go to, and are dropped.
+std::string expected_action(const flat::EnvelopeVector& v, Role role) {
+  const bool server = role == Role::server;
+  if (v.kind == "request" || v.kind == "notification") return "forwarded";
+  if (v.kind == "response") return v.profile == Profile::mcp && v.flags[3] ? "dropped" : "forwarded";
+  if (v.kind == "invalid_response") return "dropped";
+  if (v.kind == "invalid_request") return "answered";
+  if (v.kind == "parse_error" || v.kind == "batch" || v.kind == "not_object") return server ? "answered" : "diverted";
+  return server ? "dropped" : "diverted";  // empty, not_jsonrpc
+}
+
+void check_session_stream(Profile profile) {
+  std::vector<const flat::EnvelopeVector*> lines = streamable(profile);
+  ASSERT_GT(lines.size(), 50u);
+  std::string stream = join(lines, "\n");
+  for (Role role : {Role::server, Role::client}) {
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{13}, stream.size()}) {
+      jsonrpc::Session session(role, profile);
+      std::vector<Snapshot> items = read_with(session, stream, chunk);
+      ASSERT_EQ(items.size(), lines.size());
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        const flat::EnvelopeVector& v = *lines[i];
+        SCOPED_TRACE(std::string(to_string(role)) + ", chunks of " + std::to_string(chunk) + ", " + v.source() +
+                     " line " + std::to_string(v.at));
+        ASSERT_TRUE(matches(items[i], v));
+        EXPECT_EQ(items[i].action, expected_action(v, role));
+        std::optional<std::string> reply = role == Role::server ? v.reply_server : v.reply_client;
+        EXPECT_EQ(items[i].action_text, items[i].action == "answered" ? reply : std::nullopt);
+      }
+    }
+  }
+}
+
+TEST(Session, EveryVectorThroughASessionInEachRole) { check_session_stream(Profile::jsonrpc); }
+
+TEST(Session, EveryMcpVectorThroughASessionInEachRole) { check_session_stream(Profile::mcp); }
 
 }  // namespace

@@ -15,6 +15,18 @@ int main() {
       reader.feed("server banner\n{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no\"}}\n");
   bool ok = lines.size() == 2 && lines[0].classification().kind() == jsonrpc::Kind::parse_error &&
             lines[1].classification().names_no_request();
+  // The same output through a session in the MCP profile, with one request
+  // of ours waiting: the banner diverted, the error given to the request.
+  jsonrpc::Session session(jsonrpc::Role::client, jsonrpc::Profile::mcp);
+  ok = ok && session.sent(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})") == jsonrpc::Status::ok;
+  jsonrpc::Batch decided =
+      session.feed("server banner\n{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no\"}}\n");
+  ok = ok && decided.size() == 2 && decided[0].action() == jsonrpc::Action::divert &&
+       decided[1].action() == jsonrpc::Action::attribute;
+  for (jsonrpc::Line line : decided) {
+    std::printf("C++ consumer: %s %s\n", std::string(to_string(line.action())).c_str(),
+                jsonrpc::log_value(line.action_text().value_or(line.text())).c_str());
+  }
   for (jsonrpc::Line line : lines) {
     std::printf("C++ consumer (jsonrpc-envelope %s): %s %s\n", std::string(jsonrpc::version()).c_str(),
                 std::string(to_string(line.classification().kind())).c_str(),

@@ -6,8 +6,14 @@
 uint32_t header_check_c(void);
 
 uint32_t header_check_c(void) {
-    JsonRpcClassification c = jsonrpc_classify(NULL, 0);
+    JsonRpcClassification c = jsonrpc_classify(NULL, 0, JSONRPC_PROFILE_MCP);
     uint32_t kind = (uint32_t)c.kind;
     jsonrpc_classification_free(&c);
-    return kind + JSONRPC_ABI_VERSION;
+    JsonRpcSession *session = jsonrpc_session_new(JSONRPC_ROLE_SERVER, JSONRPC_PROFILE_MCP, 0);
+    JsonRpcBatch batch;
+    uint32_t action = jsonrpc_session_end(session, &batch) == JSONRPC_STATUS_OK && batch.count == 0
+                          ? (uint32_t)JSONRPC_ACTION_NONE
+                          : (uint32_t)JSONRPC_ACTION_DROP;
+    jsonrpc_session_free(session);
+    return kind + action + JSONRPC_ABI_VERSION;
 }

@@ -5,5 +5,7 @@
 bool header_check_cpp();
 
 bool header_check_cpp() {
-  return jsonrpc::classify("{}").kind() == jsonrpc::Kind::not_jsonrpc && jsonrpc::abi_compatible();
+  jsonrpc::Session session(jsonrpc::Role::server, jsonrpc::Profile::mcp);
+  return jsonrpc::classify("{}").kind() == jsonrpc::Kind::not_jsonrpc && jsonrpc::abi_compatible() &&
+         session.feed("{}\n").size() == 1 && jsonrpc::classify("{}", jsonrpc::Profile::mcp).valid();
 }

@@ -13,3 +13,11 @@ std::string kind_in_unit_a(std::string_view line) {
   jsonrpc::Batch last = reader.end();
   return last.size() == 1 ? std::string(to_string(last[0].kind())) : std::string("?");
 }
+
+std::string action_in_unit_a(std::string_view line);
+
+std::string action_in_unit_a(std::string_view line) {
+  jsonrpc::Session session(jsonrpc::Role::server, jsonrpc::Profile::mcp);
+  jsonrpc::Batch lines = session.feed(std::string(line) + "\n");
+  return lines.size() == 1 ? std::string(to_string(lines[0].action())) : std::string("?");
+}
