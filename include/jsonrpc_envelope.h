@@ -255,12 +255,6 @@ typedef uint32_t JsonRpcProfile;
 #endif // __cplusplus
 
 /**
- * What to do with a line. Its name is the one word for it everywhere: the
- * guard's recording, the transports' log records, `lint`.
- */
-typedef struct Action Action;
-
-/**
  * A stream reader (SPEC §6): it takes a stream's bytes as they are read
  * and hands back each line they complete, classified. It owns the
  * stream's buffering: lines end at LF; a line over its limit is dropped as
@@ -287,13 +281,6 @@ typedef struct JsonRpcReader JsonRpcReader;
  * time.
  */
 typedef struct JsonRpcSession JsonRpcSession;
-
-/**
- * The rule set a line is read by (SPEC §10): JSON-RPC 2.0 alone
- * (sections 1 to 7, the default), or MCP, which adds the rules of section
- * 10 so that what it calls a message every official MCP SDK reads.
- */
-typedef struct Profile Profile;
 
 /**
  * Where a member's value stands in the line: `offset` and `len` in bytes,
@@ -781,8 +768,9 @@ JsonRpcStatus jsonrpc_session_end(struct JsonRpcSession *session, struct JsonRpc
  * lines it reads (`line`, `len` read as by `jsonrpc_classify`): in the
  * MCP profile a request's id is then outstanding until a response names
  * it. Returns `JSONRPC_STATUS_OK`, `JSONRPC_STATUS_NULL_ARGUMENT` for a
- * NULL `session` or a NULL `line` with a length, or
- * `JSONRPC_STATUS_OUT_OF_MEMORY` (nothing changed).
+ * NULL `session` or a NULL `line` with a length,
+ * `JSONRPC_STATUS_OUT_OF_MEMORY` (nothing changed), or
+ * `JSONRPC_STATUS_INTERNAL_ERROR` after a caught fault inside the library.
  *
  * # Safety
  * `session` is NULL or a live session that no other thread is using; a
@@ -794,15 +782,17 @@ JsonRpcStatus jsonrpc_session_sent(struct JsonRpcSession *session, const uint8_t
  * What to do instead when the receiving SDK's own decoder refused a line
  * this session handed on (SPEC §10.4; a fault of the profile, to be logged
  * at error level): for a request, `JSONRPC_ACTION_ANSWER` with the
- * `-32600` reply; for a response with a string or integer id,
- * `JSONRPC_ACTION_SUBSTITUTE` with its substitute; otherwise
+ * `-32600` reply; for a response with a string or number id (in the MCP
+ * profile, an MCP id), `JSONRPC_ACTION_SUBSTITUTE` with its substitute;
+ * otherwise
  * `JSONRPC_ACTION_DROP`. Written to `*out`, whose `text` the caller frees
  * with `jsonrpc_string_free`.
  *
  * Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
  * `session` or `out` is NULL or `line` is NULL with a length;
- * `JSONRPC_STATUS_OUT_OF_MEMORY`. On any status but OK, `*out` (if not
- * NULL) is `JSONRPC_ACTION_NONE` with no text.
+ * `JSONRPC_STATUS_OUT_OF_MEMORY`; `JSONRPC_STATUS_INTERNAL_ERROR` after a
+ * caught fault. On any status but OK, `*out` (if not NULL) is
+ * `JSONRPC_ACTION_NONE` with no text.
  *
  * # Safety
  * `session` is NULL or a live session that no other thread is using; a

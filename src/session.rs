@@ -146,6 +146,13 @@ impl Key {
     }
 }
 
+/// How many outstanding requests a session keeps, and how many bytes of
+/// their ids: past either, a request written is not tracked (its invalid
+/// response is then dropped, not substituted), so that a peer that never
+/// answers cannot grow a session's memory without bound.
+pub const MAX_OUTSTANDING: usize = 4096;
+pub const MAX_OUTSTANDING_BYTES: usize = 1 << 20;
+
 /// One endpoint's view of a session: it reads lines in its role, and is told
 /// of the requests written the other way. Used by one thread at a time.
 #[derive(Debug, Clone)]
@@ -155,6 +162,8 @@ pub struct Session {
     /// Requests written the other way and not yet answered: their key and
     /// their id's text as written (MCP profile only).
     outstanding: HashMap<Key, String>,
+    /// The bytes of the ids in `outstanding`.
+    outstanding_bytes: usize,
 }
 
 impl Session {
@@ -163,7 +172,7 @@ impl Session {
     /// the MCP profile it also substitutes and applies the handshake rule
     /// (SPEC §9, §10.4).
     pub fn new(role: Role, profile: Profile) -> Session {
-        Session { role, profile, outstanding: HashMap::new() }
+        Session { role, profile, outstanding: HashMap::new(), outstanding_bytes: 0 }
     }
 
     pub fn role(&self) -> Role {
@@ -220,12 +229,19 @@ impl Session {
         if self.profile != Profile::Mcp || c.kind != Kind::Request {
             return Ok(());
         }
-        let (Some(key), Some(raw)) = (Key::of(c)?, c.id) else { return Ok(()) };
+        let Some(raw) = c.id else { return Ok(()) };
+        if self.outstanding.len() >= MAX_OUTSTANDING || self.outstanding_bytes + raw.len() > MAX_OUTSTANDING_BYTES {
+            return Ok(());
+        }
+        let Some(key) = Key::of(c)? else { return Ok(()) };
         let mut text = String::new();
         text.try_reserve_exact(raw.len())?;
         text.push_str(raw);
         self.outstanding.try_reserve(1)?;
-        self.outstanding.insert(key, text);
+        if let Some(old) = self.outstanding.insert(key, text) {
+            self.outstanding_bytes -= old.len();
+        }
+        self.outstanding_bytes += raw.len();
         Ok(())
     }
 
@@ -303,6 +319,7 @@ impl Session {
         if self.outstanding.len() != 1 {
             return None;
         }
+        self.outstanding_bytes = 0;
         self.outstanding.drain().next().map(|(_, raw)| raw)
     }
 
@@ -312,7 +329,14 @@ impl Session {
         if self.outstanding.is_empty() {
             return Ok(false);
         }
-        Ok(Key::of(c)?.is_some_and(|key| self.outstanding.remove(&key).is_some()))
+        let Some(key) = Key::of(c)? else { return Ok(false) };
+        match self.outstanding.remove(&key) {
+            Some(raw) => {
+                self.outstanding_bytes -= raw.len();
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 }
 
@@ -485,6 +509,23 @@ mod tests {
         let notification = s.refused(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#);
         assert_eq!((notification.action, notification.text), (Action::Drop, None));
         assert!(notification.note.is_some());
+    }
+
+    #[test]
+    fn a_peer_that_never_answers_cannot_grow_the_session_without_bound() {
+        let mut s = Session::new(Role::Client, Profile::Mcp);
+        for n in 0..MAX_OUTSTANDING + 100 {
+            s.sent(format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"ping"}}"#).as_bytes());
+        }
+        assert_eq!(s.outstanding(), MAX_OUTSTANDING);
+        // The same id twice is one request outstanding.
+        let mut t = Session::new(Role::Client, Profile::Mcp);
+        t.sent(br#"{"jsonrpc":"2.0","id":"x","method":"ping"}"#);
+        t.sent(br#"{"jsonrpc":"2.0","id":"\u0078","method":"ping"}"#);
+        assert_eq!(t.outstanding(), 1);
+        let long = format!(r#"{{"jsonrpc":"2.0","id":"{}","method":"ping"}}"#, "y".repeat(MAX_OUTSTANDING_BYTES));
+        t.sent(long.as_bytes());
+        assert_eq!(t.outstanding(), 1, "an id past the byte bound is not kept");
     }
 
     #[test]

@@ -194,8 +194,9 @@ pub unsafe extern "C" fn jsonrpc_session_end(session: *mut JsonRpcSession, out: 
 /// lines it reads (`line`, `len` read as by `jsonrpc_classify`): in the
 /// MCP profile a request's id is then outstanding until a response names
 /// it. Returns `JSONRPC_STATUS_OK`, `JSONRPC_STATUS_NULL_ARGUMENT` for a
-/// NULL `session` or a NULL `line` with a length, or
-/// `JSONRPC_STATUS_OUT_OF_MEMORY` (nothing changed).
+/// NULL `session` or a NULL `line` with a length,
+/// `JSONRPC_STATUS_OUT_OF_MEMORY` (nothing changed), or
+/// `JSONRPC_STATUS_INTERNAL_ERROR` after a caught fault inside the library.
 ///
 /// # Safety
 /// `session` is NULL or a live session that no other thread is using; a
@@ -225,15 +226,17 @@ pub unsafe extern "C" fn jsonrpc_session_sent(
 /// What to do instead when the receiving SDK's own decoder refused a line
 /// this session handed on (SPEC §10.4; a fault of the profile, to be logged
 /// at error level): for a request, `JSONRPC_ACTION_ANSWER` with the
-/// `-32600` reply; for a response with a string or integer id,
-/// `JSONRPC_ACTION_SUBSTITUTE` with its substitute; otherwise
+/// `-32600` reply; for a response with a string or number id (in the MCP
+/// profile, an MCP id), `JSONRPC_ACTION_SUBSTITUTE` with its substitute;
+/// otherwise
 /// `JSONRPC_ACTION_DROP`. Written to `*out`, whose `text` the caller frees
 /// with `jsonrpc_string_free`.
 ///
 /// Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
 /// `session` or `out` is NULL or `line` is NULL with a length;
-/// `JSONRPC_STATUS_OUT_OF_MEMORY`. On any status but OK, `*out` (if not
-/// NULL) is `JSONRPC_ACTION_NONE` with no text.
+/// `JSONRPC_STATUS_OUT_OF_MEMORY`; `JSONRPC_STATUS_INTERNAL_ERROR` after a
+/// caught fault. On any status but OK, `*out` (if not NULL) is
+/// `JSONRPC_ACTION_NONE` with no text.
 ///
 /// # Safety
 /// `session` is NULL or a live session that no other thread is using; a

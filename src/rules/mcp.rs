@@ -6,10 +6,21 @@
 //! only when the line's other rules have passed.
 
 use std::fmt;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use super::members::Members;
 use super::{Kind, with_article};
-use crate::scan::{self, TopLevel, Value, ValueKind};
+use crate::scan::{self, Scanned, TopLevel, Value, ValueKind};
+
+/// The searchers for `_meta` and for `\u`, made once.
+static META: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"_meta"));
+static ESCAPED_UNIT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\u"));
+
+/// How deep an MCP message may nest, its root object counted: the Python
+/// SDK's parser refuses lines deeper than 201 levels.
+pub const MAX_DEPTH: usize = 128;
 
 /// Why a value is not an MCP id (SPEC §10.1), or an error's `code` not an
 /// MCP integer: the `<what>` of the messages.
@@ -52,6 +63,10 @@ pub enum RequestFault {
     Meta(ValueKind),
     /// 6: `params._meta.progressToken` is not an MCP id.
     ProgressToken(What),
+    /// 7: the line nests deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// 8: a string of the line escapes a lone surrogate.
+    LoneSurrogate,
 }
 
 /// The exact message of SPEC §10.2, which is also the reply's message.
@@ -72,6 +87,8 @@ impl fmt::Display for RequestFault {
             RequestFault::ProgressToken(what) => {
                 write!(f, "params._meta.progressToken must be a string or an integer, not {what}")
             }
+            RequestFault::TooDeep => write!(f, "an MCP message nests at most {MAX_DEPTH} levels deep"),
+            RequestFault::LoneSurrogate => f.write_str("an MCP message has no string with a lone surrogate"),
         }
     }
 }
@@ -98,6 +115,10 @@ pub enum ResponseFault {
     NoMessage,
     /// (d): `error.message` is not a string.
     Message(ValueKind),
+    /// (e): the line nests deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// (f): a string of the line escapes a lone surrogate.
+    LoneSurrogate,
 }
 
 /// The exact reason of SPEC §10.3.
@@ -118,6 +139,8 @@ impl fmt::Display for ResponseFault {
             ResponseFault::Message(kind) => {
                 write!(f, "the error's message must be a string, not {}", with_article(*kind))
             }
+            ResponseFault::TooDeep => write!(f, "an MCP message nests at most {MAX_DEPTH} levels deep"),
+            ResponseFault::LoneSurrogate => f.write_str("an MCP message has no string with a lone surrogate"),
         }
     }
 }
@@ -133,12 +156,19 @@ pub(crate) enum Verdict {
 /// Applies SPEC §10.2 and §10.3 to a line of `kind` (a request, a
 /// notification or a response) whose top-level members are `members`.
 /// `jsonrpc_2_0` is as section 3 gives it.
-pub(crate) fn check(kind: Kind, line: &str, members: &Members, jsonrpc_2_0: bool) -> Verdict {
+pub(crate) fn check(kind: Kind, scanned: &Scanned<'_>, members: &Members, jsonrpc_2_0: bool) -> Verdict {
+    let line = scanned.text;
+    let too_deep = || scanned.depth > MAX_DEPTH;
+    let lone = || scanned.escapes && has_lone_surrogate(line);
     match kind {
-        Kind::Request | Kind::Notification => {
-            request(kind == Kind::Notification, line, members, jsonrpc_2_0).map_or(Verdict::Message, Verdict::Request)
-        }
-        Kind::Response => response(line, members, jsonrpc_2_0).map_or(Verdict::Message, Verdict::Response),
+        Kind::Request | Kind::Notification => request(kind == Kind::Notification, line, members, jsonrpc_2_0)
+            .or_else(|| too_deep().then_some(RequestFault::TooDeep))
+            .or_else(|| lone().then_some(RequestFault::LoneSurrogate))
+            .map_or(Verdict::Message, Verdict::Request),
+        Kind::Response => response(line, members, jsonrpc_2_0)
+            .or_else(|| too_deep().then_some(ResponseFault::TooDeep))
+            .or_else(|| lone().then_some(ResponseFault::LoneSurrogate))
+            .map_or(Verdict::Message, Verdict::Response),
         _ => Verdict::Message,
     }
 }
@@ -158,6 +188,12 @@ fn request(notification: bool, line: &str, members: &Members, jsonrpc_2_0: bool)
     let params = members.params?;
     if params.kind != ValueKind::Object {
         return Some(RequestFault::Params(params.kind));
+    }
+    // Most params name no `_meta`: a search at memory speed spares them
+    // a second scan (the name may also be written with escapes).
+    let text = params.raw(line).as_bytes();
+    if META.find(text).is_none() && memchr::memchr(b'\\', text).is_none() {
+        return None;
     }
     let meta = member(params.raw(line), "_meta")?;
     if meta.kind != ValueKind::Object {
@@ -214,12 +250,95 @@ fn member(text: &str, name: &'static str) -> Option<Value> {
     value
 }
 
-/// Scans `text`, a value the line's own scan found valid, for its members.
+/// Finds the members of `text`, an object the line's own scan found valid.
+/// A short one is walked without being validated again, which costs less
+/// than a second scan; a long one is scanned again, at the scanner's speed.
 /// A failure (memory for nesting over a thousand levels deep) leaves the
 /// members unfound: such a value is then read as having none of them.
 fn scan_members<const N: usize>(text: &str, wanted: &mut Wanted<N>) {
-    if scan::scan(text.as_bytes(), wanted).is_err() {
+    let found = match text.len() <= WALKED {
+        true => walk_members(text.as_bytes(), wanted).is_some(),
+        false => scan::scan(text.as_bytes(), wanted).is_ok(),
+    };
+    if !found {
         wanted.found = [None; N];
+    }
+}
+
+/// The longest object `scan_members` walks rather than scans.
+const WALKED: usize = 2048;
+
+/// The members of `b`, a valid JSON object, reported to `wanted`.
+fn walk_members<const N: usize>(b: &[u8], wanted: &mut Wanted<N>) -> Option<()> {
+    let space = |mut at: usize| {
+        while b.get(at).is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
+            at += 1;
+        }
+        at
+    };
+    let mut at = space(0);
+    if b.get(at) != Some(&b'{') {
+        return None;
+    }
+    at = space(at + 1);
+    if b.get(at) == Some(&b'}') {
+        return Some(());
+    }
+    loop {
+        let (name_end, escaped) = scan::string_end(b, at + 1).ok()?;
+        let name = wanted.wants(b.get(at + 1..name_end - 1)?, escaped);
+        let start = space(space(name_end) + 1);
+        let end = value_end(b, start)?;
+        if let Some(name) = name {
+            let kind = match b[start] {
+                b'{' => ValueKind::Object,
+                b'[' => ValueKind::Array,
+                b'"' => ValueKind::String,
+                b't' | b'f' => ValueKind::Boolean,
+                b'n' => ValueKind::Null,
+                _ => ValueKind::Number,
+            };
+            wanted.value(name, Value { span: scan::Span { offset: start, len: end - start }, kind });
+        }
+        at = space(end);
+        match b.get(at)? {
+            b',' => at = space(at + 1),
+            _ => return Some(()),
+        }
+    }
+}
+
+/// Where the valid JSON value at `start` of `b` ends.
+fn value_end(b: &[u8], start: usize) -> Option<usize> {
+    match b.get(start)? {
+        b'"' => Some(scan::string_end(b, start + 1).ok()?.0),
+        b'{' | b'[' => {
+            let (mut depth, mut at) = (0usize, start);
+            loop {
+                match b.get(at)? {
+                    b'"' => {
+                        at = scan::string_end(b, at + 1).ok()?.0;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(at + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+        }
+        _ => {
+            let mut at = start;
+            while b.get(at).is_some_and(|c| !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
+                at += 1;
+            }
+            Some(at)
+        }
     }
 }
 
@@ -249,42 +368,35 @@ fn mcp_integer(value: Value, line: &str) -> Result<(), What> {
     }
 }
 
-/// Whether a JSON string's text between its quotes (escapes not decoded)
+/// Whether a JSON string's text between its quotes (escapes not decoded),
+/// or a whole valid JSON text (whose backslashes all stand in strings),
 /// escapes a lone surrogate: a `\uD800`–`\uDBFF` not followed by a
 /// `\uDC00`–`\uDFFF`, or a `\uDC00`–`\uDFFF` not preceded by one.
 fn has_lone_surrogate(raw: &str) -> bool {
-    if !raw.contains('\\') {
-        return false;
-    }
     let bytes = raw.as_bytes();
-    let unit = |at: usize| -> Option<u16> {
-        let hex = raw.get(at..at + 4)?;
-        u16::from_str_radix(hex, 16).ok()
-    };
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'\\' {
-            i += 1;
+    let unit = |at: usize| -> Option<u16> { u16::from_str_radix(raw.get(at..at + 4)?, 16).ok() };
+    // Every `\u` found at memory speed; one that follows an odd number of
+    // backslashes is the text `\\u`, no escape.
+    let mut next = 0;
+    for at in ESCAPED_UNIT.find_iter(bytes) {
+        if at < next {
             continue;
         }
-        if bytes.get(i + 1) != Some(&b'u') {
-            i += 2;
+        let before = bytes[..at].iter().rev().take_while(|&&b| b == b'\\').count();
+        if before % 2 == 1 {
             continue;
         }
-        let Some(first) = unit(i + 2) else { return false };
-        i += 6;
-        match first {
-            0xD800..=0xDBFF => {
-                let low = (bytes.get(i) == Some(&b'\\') && bytes.get(i + 1) == Some(&b'u'))
-                    .then(|| unit(i + 2))
-                    .flatten()
-                    .filter(|u| (0xDC00..=0xDFFF).contains(u));
-                match low {
-                    Some(_) => i += 6,
-                    None => return true,
+        next = at + 6;
+        match unit(at + 2) {
+            Some(0xD800..=0xDBFF) => {
+                let low = bytes.get(at + 6..at + 8) == Some(b"\\u")
+                    && unit(at + 8).is_some_and(|u| (0xDC00..=0xDFFF).contains(&u));
+                if !low {
+                    return true;
                 }
+                next = at + 12;
             }
-            0xDC00..=0xDFFF => return true,
+            Some(0xDC00..=0xDFFF) => return true,
             _ => {}
         }
     }
@@ -324,7 +436,27 @@ impl<const N: usize> TopLevel for Wanted<N> {
 
 #[cfg(test)]
 mod tests {
-    use super::has_lone_surrogate;
+    use super::*;
+
+    #[test]
+    fn a_walk_finds_the_members_a_scan_finds() {
+        let objects = [
+            r#"{}"#,
+            r#" { "a" : 1 , "_meta" : { "x" : [1, {"_meta": 2}] } , "b":"\"}" } "#,
+            r#"{"_meta":null,"_meta":{"progressToken":"t"}}"#,
+            r#"{"\u005fmeta":[],"code":-1e3,"message":"m\\","data":{"code":1}}"#,
+            r#"{"s":"]}[{","_meta":true,"n":-0.5e-3}"#,
+            r#"{"deep":[[[[[[{"a":"}"}]]]]]],"code":"x"}"#,
+        ];
+        for text in objects {
+            for names in [["_meta", "code"], ["message", "progressToken"], ["a", "b"]] {
+                let (mut walked, mut scanned) = (Wanted::new(names), Wanted::new(names));
+                assert!(walk_members(text.as_bytes(), &mut walked).is_some(), "{text}");
+                assert!(scan::scan(text.as_bytes(), &mut scanned).is_ok());
+                assert_eq!(walked.found, scanned.found, "{text} {names:?}");
+            }
+        }
+    }
 
     #[test]
     fn lone_surrogates_are_found_and_pairs_are_not() {

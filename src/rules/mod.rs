@@ -367,7 +367,7 @@ pub(crate) fn classify_undecoded(line: &[u8], profile: Profile) -> Result<Classi
             Root::Object => {
                 let mut c = object(scanned.text, &members, scanned.escapes);
                 if profile == Profile::Mcp && c.kind.is_message() {
-                    c.apply_mcp(scanned.text, &members);
+                    c.apply_mcp(&scanned, &members);
                 }
                 c
             }
@@ -378,8 +378,8 @@ pub(crate) fn classify_undecoded(line: &[u8], profile: Profile) -> Result<Classi
 impl Classification<'_> {
     /// SPEC §10: the MCP profile's rules, for a line sections 2 to 4 call a
     /// message.
-    fn apply_mcp(&mut self, line: &str, members: &Members) {
-        match mcp::check(self.kind, line, members, self.jsonrpc_2_0) {
+    fn apply_mcp(&mut self, scanned: &scan::Scanned<'_>, members: &Members) {
+        match mcp::check(self.kind, scanned, members, self.jsonrpc_2_0) {
             mcp::Verdict::Message => {}
             mcp::Verdict::Request(fault) => {
                 self.kind = Kind::InvalidRequest;

@@ -112,6 +112,9 @@ pub(crate) struct Scanned<'a> {
     /// Whether the line may hold a backslash (false: no text needs
     /// decoding).
     pub escapes: bool,
+    /// How deep the line nests: 1 for a root object or array with no
+    /// container inside, 0 for a scalar or nothing.
+    pub depth: usize,
 }
 
 /// Scans one line: validates it as a single JSON text in UTF-8 and reports
@@ -124,8 +127,8 @@ pub(crate) fn scan<'a, T: TopLevel>(line: &'a [u8], top: &mut T) -> Result<Scann
     // One check up front, so that strings need only look for quotes,
     // escapes and control bytes, and invalid UTF-8 is named first.
     let text = utf8::text(line)?;
-    let root = stepwise::scan(line, top)?;
-    Ok(Scanned { text, root, escapes: true })
+    let (root, depth) = stepwise::scan(line, top)?;
+    Ok(Scanned { text, root, escapes: true, depth })
 }
 
 /// Whether `bytes` are one valid JSON text (whitespace around it allowed).
@@ -181,14 +184,18 @@ impl TopLevel for Everything {
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn scanners_agree(line: &[u8]) -> bool {
-    fn structural(line: &[u8], classes: impl byte_classes::ByteClasses) -> Option<(Root, Everything)> {
+    fn structural(line: &[u8], classes: impl byte_classes::ByteClasses) -> Option<(Root, usize, Everything)> {
         let mut members = Everything::default();
         let found = structural::scan_with(line, classes, &mut members)?;
-        (found.escapes == line.contains(&b'\\') && found.text.as_bytes() == line).then_some((found.root, members))
+        (found.escapes == line.contains(&b'\\') && found.text.as_bytes() == line).then_some((
+            found.root,
+            found.depth,
+            members,
+        ))
     }
     let mut expected = Everything::default();
     let want = match std::str::from_utf8(line) {
-        Ok(_) => stepwise::scan(line, &mut expected).ok().map(|root| (root, expected)),
+        Ok(_) => stepwise::scan(line, &mut expected).ok().map(|(root, depth)| (root, depth, expected)),
         Err(_) => None,
     };
     #[cfg(target_arch = "x86_64")]

@@ -11,6 +11,8 @@ const INLINE: usize = 16;
 #[derive(Debug, Default)]
 pub(super) struct Nesting {
     depth: usize,
+    /// The deepest level reached since it was made (`clear` keeps it).
+    deepest: usize,
     /// Levels `64 * k ..` for the largest `k` with a level open.
     word: u64,
     inline: [u64; INLINE],
@@ -27,6 +29,11 @@ impl Nesting {
         self.depth == 0
     }
 
+    /// The deepest level reached since it was made.
+    pub fn deepest(&self) -> usize {
+        self.deepest
+    }
+
     /// Enters a container; fails only past 1,024 levels, when the heap
     /// cannot grow.
     #[inline]
@@ -37,6 +44,7 @@ impl Nesting {
         }
         self.word = (self.word & !(1 << bit)) | (u64::from(object) << bit);
         self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
         Ok(())
     }
 

@@ -8,8 +8,9 @@ use super::scalars::{literal_end, number_end, unexpected};
 use super::{ParseError, Root, ScanError, Span, TopLevel, Value, ValueKind, string_end};
 
 /// Scans `line`, already known to be UTF-8, reporting the members of a root
-/// object to `top`; returns what the whole line holds.
-pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<Root, ScanError> {
+/// object to `top`; returns what the whole line holds, and how deep it
+/// nests (the root object or array is level 1).
+pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<(Root, usize), ScanError> {
     let mut scanner = Scanner { bytes: line, pos: 0, nesting: Nesting::default() };
     scanner.skip_whitespace();
     let root = match scanner.peek() {
@@ -27,7 +28,8 @@ pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<Root, ScanEr
     if scanner.pos != line.len() {
         return Err(scanner.unexpected().into());
     }
-    Ok(root)
+    let depth = scanner.nesting.deepest() + usize::from(root == Root::Object);
+    Ok((root, depth))
 }
 
 fn is_whitespace(byte: u8) -> bool {

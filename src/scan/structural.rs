@@ -66,7 +66,7 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
     top: &mut T,
 ) -> Option<Scanned<'a>> {
     let starts = TokenStarts::new(classes.utf8());
-    let mut tokens = Tokens { line, classes, starts, batch: Batch::default(), taken: 0, base: 0, bits: 0 };
+    let mut tokens = Tokens { line, classes, starts, batch: Batch::default(), taken: 0, base: 0, bits: 0, deepest: 0 };
     let root = match tokens.next() {
         None => Root::Nothing,
         Some((_, b'{')) => {
@@ -88,7 +88,8 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
     // SAFETY: every block of the line was checked for UTF-8 on the way
     // (`TokenStarts::next_block`), and `ended_cleanly` found no fault.
     let text = unsafe { std::str::from_utf8_unchecked(line) };
-    Some(Scanned { text, root, escapes: tokens.starts.seen_backslash })
+    let depth = tokens.deepest + usize::from(root == Root::Object);
+    Some(Scanned { text, root, escapes: tokens.starts.seen_backslash, depth })
 }
 
 /// The token starts of a line, in order.
@@ -103,6 +104,8 @@ struct Tokens<'a, C: ByteClasses> {
     base: usize,
     /// The starts in that block not yet taken.
     bits: u64,
+    /// The deepest nesting of the containers read so far.
+    deepest: usize,
 }
 
 impl<C: ByteClasses> Tokens<'_, C> {
@@ -211,6 +214,7 @@ fn container<C: ByteClasses>(tokens: &mut Tokens<'_, C>, object: bool) -> Option
             None => {
                 nesting.pop();
                 if nesting.is_empty() {
+                    tokens.deepest = tokens.deepest.max(nesting.deepest());
                     return Some(());
                 }
                 state = State::AfterValue;

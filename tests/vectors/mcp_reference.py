@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent reference for the MCP-profile vectors (docs/SPEC.md 1-4, 10).
+"""An independent reference for the MCP-profile vectors (docs/SPEC.md 1-4, 10.1-10.3).
 
 It shares no code with the library: a small scanner of its own, written from
 the SPEC, computes every field. It makes tests/vectors/mcp.jsonl and checks it.
@@ -154,6 +154,63 @@ def mcp_id_fault(b, member):
     return integer_fault(b, member)
 
 
+# ---- SPEC 10.2 rules 7 and 8, 10.3 (e) and (f): the whole line's depth and strings
+
+MAX_DEPTH = 128
+ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.S)  # one escape, read left to right
+
+
+def has_lone_surrogate(token):
+    """Whether the raw string token (quotes included) escapes a lone surrogate (SPEC 10.1).
+
+    Read from the escapes as written, never from a decoded text: a \\uD800-\\uDBFF escape
+    is lone unless the next escape starts right after it and is \\uDC00-\\uDFFF; a
+    \\uDC00-\\uDFFF escape is lone unless the escape right before it ends where this one starts
+    and is \\uD800-\\uDBFF. Raw UTF-8 bytes are never surrogates (they are valid UTF-8).
+    """
+    escapes = [(e.start(), e.end(), int(e.group(1), 16) if e.group(1) else None)
+               for e in ESCAPE.finditer(token)]
+    high = lambda u: u is not None and 0xD800 <= u <= 0xDBFF
+    low = lambda u: u is not None and 0xDC00 <= u <= 0xDFFF
+    for k, (start, end, unit) in enumerate(escapes):
+        if high(unit):
+            after = escapes[k + 1] if k + 1 < len(escapes) else None
+            if not (after and after[0] == end and low(after[2])):
+                return True
+        elif low(unit):
+            before = escapes[k - 1] if k > 0 else None
+            if not (before and before[1] == start and high(before[2])):
+                return True
+    return False
+
+
+def line_fault(b, start):
+    """'depth' or 'surrogate', the first of the two rules the (valid JSON) line breaks, or None."""
+    depth = deepest = 0
+    lone = False
+    i = start
+    while i < len(b):
+        c = b[i:i + 1]
+        if c == b'"':  # outside strings, only brackets matter; inside, only escapes
+            end = scan_string(b, i)
+            lone = lone or has_lone_surrogate(b[i:end])
+            i = end
+            continue
+        if c in (b"{", b"["):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in (b"}", b"]"):
+            depth -= 1
+        i += 1
+    if deepest > MAX_DEPTH:
+        return "depth"
+    return "surrogate" if lone else None
+
+
+LINE_FAULT_TEXT = {"depth": "an MCP message nests at most 128 levels deep",
+                   "surrogate": "an MCP message has no string with a lone surrogate"}
+
+
 # ---- SPEC sections 2-4 and 10.2-10.3
 
 def reply(id_text, code, message):
@@ -209,7 +266,7 @@ def classify(line, mcp):
             return r
         r["kind"] = "response"
         r["names_no_request"] = r["has_error"] and r["jsonrpc_2_0"] and idk in ("null", "absent")
-        reason = mcp and response_fault(b, m, r["jsonrpc_2_0"])
+        reason = mcp and response_fault(b, m, r["jsonrpc_2_0"], start)
         if reason:
             r.update(kind="invalid_response", reason=reason)
             if idk != "absent" and mcp_id_fault(b, m["id"]) is None:
@@ -224,7 +281,7 @@ def classify(line, mcp):
         message = "Invalid Request: " + "; ".join(faults)
     else:
         r["kind"] = "request" if idk != "absent" else "notification"
-        message = mcp and request_fault(b, m, r["kind"], r["jsonrpc_2_0"])
+        message = mcp and request_fault(b, m, r["kind"], r["jsonrpc_2_0"], start)
     if message:
         echo = r["id"] if idk in ("string", "number") else "null"
         r.update(kind="invalid_request", reason=message,
@@ -232,8 +289,17 @@ def classify(line, mcp):
     return r
 
 
-def request_fault(b, m, kind, jsonrpc_2_0):
+def request_fault(b, m, kind, jsonrpc_2_0, start):
     """SPEC 10.2: the message of the first rule a request or notification breaks, or None."""
+    message = request_member_fault(b, m, kind, jsonrpc_2_0)  # rules 1 to 6
+    if message:
+        return message
+    fault = line_fault(b, start)  # rules 7 and 8
+    return "Invalid Request: " + LINE_FAULT_TEXT[fault] if fault else None
+
+
+def request_member_fault(b, m, kind, jsonrpc_2_0):
+    """SPEC 10.2 rules 1 to 6."""
     if kind == "request":
         what = mcp_id_fault(b, m["id"])
         if what:
@@ -260,8 +326,17 @@ def request_fault(b, m, kind, jsonrpc_2_0):
     return None
 
 
-def response_fault(b, m, jsonrpc_2_0):
-    """SPEC 10.3: the reason of the first rule, (a) to (d), a response breaks, or None."""
+def response_fault(b, m, jsonrpc_2_0, start):
+    """SPEC 10.3: the reason of the first rule, (a) to (f), a response breaks, or None."""
+    reason = response_member_fault(b, m, jsonrpc_2_0)  # (a) to (d)
+    if reason:
+        return reason
+    fault = line_fault(b, start)  # (e) and (f)
+    return "Invalid Response: " + LINE_FAULT_TEXT[fault] if fault else None
+
+
+def response_member_fault(b, m, jsonrpc_2_0):
+    """SPEC 10.3 (a) to (d)."""
     if "id" in m and not ("error" in m and m["id"][2] == "null"):
         what = mcp_id_fault(b, m["id"])
         if what:
@@ -332,6 +407,55 @@ EXTRA = [  # (name, line): SPEC 10.2/10.3 rules and <what> texts the shared case
     ("duplicated error, the last an array", '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"},"error":[]}'),
     ("null id, result and error: no substitute", '{"jsonrpc":"2.0","id":null,"result":{},"error":{"code":1,"message":"m"}}'),
     ("error naming no request with an extra member", '{"jsonrpc":"2.0","error":{"code":1,"message":"m"},"x":1}'),
+]
+
+
+def nested(head, depth, tail):
+    """head + arrays + tail, with as many arrays as make the line `depth` levels deep,
+    where head opens `opened` containers (the root object included) before them."""
+    outside = re.sub(r'"(?:[^"\\]|\\.)*"', "", head)  # brackets in strings do not nest
+    opened = outside.count("{") + outside.count("[")
+    return head + "[" * (depth - opened) + "]" * (depth - opened) + tail
+
+
+EXTRA += [  # SPEC 10.2 rules 7 and 8, 10.3 (e) and (f)
+    ("request 128 levels deep", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":', 128, "}}")),
+    ("request 129 levels deep", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":', 129, "}}")),
+    ("notification 128 levels deep", nested('{"jsonrpc":"2.0","method":"notifications/m","params":{"x":', 128, "}}")),
+    ("notification 129 levels deep", nested('{"jsonrpc":"2.0","method":"notifications/m","params":{"x":', 129, "}}")),
+    ("response 128 levels deep", nested('{"jsonrpc":"2.0","id":1,"result":{"x":', 128, "}}")),
+    ("response 129 levels deep has a substitute", nested('{"jsonrpc":"2.0","id":"r","result":{"x":', 129, "}}")),
+    ("error response 129 levels deep in data", nested('{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"m","data":', 129, "}}")),
+    ("response 129 levels deep with an id with a fraction: (a) first, no substitute", nested('{"jsonrpc":"2.0","id":1.5,"result":{"x":', 129, "}}")),
+    ("error naming no request 129 levels deep: no substitute", nested('{"jsonrpc":"2.0","error":{"code":1,"message":"m","data":', 129, "}}")),
+    ("request 129 levels deep with objects only", '{"jsonrpc":"2.0","id":1,"method":"m","params":' + '{"a":' * 128 + "1" + "}" * 128 + "}"),
+    ("request 128 levels deep, brackets inside strings do not count", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"[{":', 128, ',"x":"]}[[[{{{"}}')),
+    ("request with an extra member and 129 levels deep: rule 3 first", nested('{"jsonrpc":"2.0","id":1,"method":"m","x":', 129, "}")),
+    ("request 129 levels deep and a lone surrogate: rule 7 first", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"s":"\\ud800","x":', 129, "}}")),
+    ("lone surrogate in the method", '{"jsonrpc":"2.0","id":1,"method":"\\ud800"}'),
+    ("lone surrogate in the method of a notification", '{"jsonrpc":"2.0","method":"notifications/\\uDFFF"}'),
+    ("lone surrogate in a member name of params", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"\\udc00":1}}'),
+    ("lone surrogate in a nested string value", '{"jsonrpc":"2.0","method":"notifications/m","params":{"a":[{"b":"x\\ud83dy"}]}}'),
+    ("lone surrogate in _meta, not in progressToken", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"note":"\\ud800"}}}'),
+    ("lone surrogate in progressToken: rule 6 first", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"progressToken":"\\ud800"}}}'),
+    ("request with a lone surrogate in an extra member name: rule 3 first", '{"jsonrpc":"2.0","id":1,"method":"m","\\ud800":1}'),
+    ("a surrogate pair split across two strings: two lone surrogates", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":["\\ud83d","\\ude00"]}}'),
+    ("a high surrogate before another escape is lone", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"\\ud83d\\n"}}'),
+    ("a high surrogate before a raw character is lone", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"\\ud83d\U0001F600"}}'),
+    ("a low surrogate after a pair is lone", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"\\ud83d\\ude00\\ude00"}}'),
+    ("a high surrogate, then a pair: the first is lone", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"\\ud83d\\ud83d\\ude00"}}'),
+    ("a surrogate pair in upper case in params is fine", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"\\uD83D\\uDE00":"\\uD83D\\ude00"}}'),
+    ("an escaped backslash before ud800 in params is not a surrogate", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"\\\\ud800"}}'),
+    ("an escaped backslash before an escaped ud800 is a surrogate", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"\\\\\\ud800"}}'),
+    ("a raw U+FFFD and a raw emoji are no surrogates", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"\ufffd\U0001F600"}}'),
+    ("lone surrogate in a result string has a substitute", '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"\\ud800"}]}}'),
+    ("lone surrogate in a member name of the result", '{"jsonrpc":"2.0","id":"r","result":{"\\udbff":1}}'),
+    ("lone surrogate in an error message has a substitute", '{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"\\ude00"}}'),
+    ("lone surrogate in error data", '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":["\\ud800"]}}'),
+    ("lone surrogate in an error naming no request: no substitute", '{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"\\ud800"}}'),
+    ("lone surrogate in an error with no code: (d) first", '{"jsonrpc":"2.0","id":1,"error":{"message":"\\ud800"}}'),
+    ("lone surrogate in the result of a response with jsonrpc 1.0: (b) first", '{"jsonrpc":"1.0","id":1,"result":{"a":"\\ud800"}}'),
+    ("a surrogate pair in a result is fine", '{"jsonrpc":"2.0","id":1,"result":{"a":"\\ud83d\\ude00"}}'),
 ]
 
 
