@@ -1,38 +1,51 @@
 package envelope
 
-// This file is the only one that talks to C. Each exported function makes
-// one cgo call to a small C shim below, which calls the library, describes
-// its result (kinds, flags, spans, string lengths) in a flat jre_item, gets
-// its strings into a Go buffer (each followed by its NUL, in JRE_ order),
-// and frees what the C result owns before it returns. Classify's shim gives
-// jsonrpc_classify_into a Go stack buffer as its scratch, so for almost
-// every line the library writes the strings straight into Go memory and
-// allocates nothing. When they do not fit (long ids, long replies), the
-// library gives the result its own allocation; the shim then leaves the
-// live C result in the Go buffer and says so, and Go allocates the exact
-// size and makes a second call that copies and frees.
+// This file is the only one that calls C. Every exported function makes
+// one cgo call and copies what the library gave into Go memory before it
+// returns; nothing the caller gets points into C memory.
 //
-// The one C object that outlives a call is a Reader's library reader
-// (stream, below): each chunk read goes to it in one call that also copies
-// the lines it completes into Go memory (a second call copies a batch too
-// large for the buffers; the batch stays valid until the reader's next
-// call). The Reader frees it at the end of its stream, on an error and in
-// Close; a cleanup frees it only if a Reader is dropped before any of those.
+// Batches (a Reader's or a Session's) need no C code of their own: the
+// library's feed and end are called directly, and Go reads the batch they
+// describe (JsonRpcLine items, the lines' bytes and their strings, all in
+// the library's memory until its next call) and copies it. Classify keeps
+// one small shim, jre_classify: it gives jsonrpc_classify_into a Go stack
+// buffer as its scratch, so that for almost every line the library writes
+// the strings straight into Go memory and allocates nothing; the shim then
+// clears the pointers into that buffer (cgo's rules forbid C to leave a Go
+// pointer in Go memory) and says which strings are there, back to back in
+// the header's order. When the strings do not fit, the library gives the
+// result its own allocation, which Go copies and frees in a second call.
+// The texts the library returns as owned strings (a reply, a log value, a
+// refused line's decision) are copied into a Go buffer and freed by a shim
+// in the same call, or, when larger than the buffer, by a second call.
 //
-// The shims are marked noescape (they keep no Go pointer after the call) and
-// nocallback (they never call Go), so the Go compiler can keep the caller's
-// buffers on the stack and cgo skips its callback bookkeeping.
+// The C objects that outlive a call are a Reader's library reader and a
+// Session's library session (stream and Session below), freed at the end
+// of a stream, on an error or by Close; a cleanup frees one only if it is
+// dropped before any of those.
+//
+// The functions are marked noescape (they keep no Go pointer after the
+// call) and nocallback (they never call Go), so the Go compiler can keep
+// the caller's buffers on the stack and cgo skips its callback bookkeeping.
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../include
 #cgo noescape jre_classify
 #cgo nocallback jre_classify
-#cgo noescape jre_classification_finish
-#cgo nocallback jre_classification_finish
-#cgo noescape jre_reader_call
-#cgo nocallback jre_reader_call
-#cgo noescape jre_batch_copy
-#cgo nocallback jre_batch_copy
+#cgo noescape jsonrpc_classification_free
+#cgo nocallback jsonrpc_classification_free
+#cgo noescape jsonrpc_reader_feed
+#cgo nocallback jsonrpc_reader_feed
+#cgo noescape jsonrpc_reader_end
+#cgo nocallback jsonrpc_reader_end
+#cgo noescape jsonrpc_session_feed
+#cgo nocallback jsonrpc_session_feed
+#cgo noescape jsonrpc_session_end
+#cgo nocallback jsonrpc_session_end
+#cgo noescape jsonrpc_session_sent
+#cgo nocallback jsonrpc_session_sent
+#cgo noescape jre_session_refused
+#cgo nocallback jre_session_refused
 #cgo noescape jre_invalid_reply
 #cgo nocallback jre_invalid_reply
 #cgo noescape jre_log_value
@@ -40,154 +53,41 @@ package envelope
 #cgo noescape jre_string_finish
 #cgo nocallback jre_string_finish
 
-#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "jsonrpc_envelope.h"
 
-// The strings a classification carries, in the order they are copied.
-enum { JRE_ID, JRE_METHOD, JRE_REASON, JRE_REPLY_SERVER, JRE_REPLY_CLIENT, JRE_STRINGS };
-
-// The spans, in the order of jre_item.span.
-enum { JRE_SPAN_ID, JRE_SPAN_METHOD, JRE_SPAN_PARAMS, JRE_SPAN_RESULT, JRE_SPAN_ERROR, JRE_SPANS };
-
-// Bits of jre_item.flags.
-enum {
-	JRE_JSONRPC_2_0 = 1,
-	JRE_HAS_RESULT = 2,
-	JRE_HAS_ERROR = 4,
-	JRE_NAMES_NO_REQUEST = 8,
-};
-
-// A classification (or a line of a reader's batch) without pointers:
-// its present strings stand back to back in a Go buffer, in JRE_ order,
-// each followed by a NUL (the layout jsonrpc_classify_into gives its
-// scratch); bit i of `present` says whether string i is there, and
-// str_len[i] is its length without the NUL (0 when absent).
-typedef struct {
-	uint64_t number;    // a line's number in its stream (lines only)
-	size_t offset, len; // and its place in its batch's bytes
-	JsonRpcSpan span[JRE_SPANS];
-	size_t str_len[JRE_STRINGS];
-	uint32_t kind, id_kind;
-	uint8_t flags, present;
-} jre_item;
-
-// Describes c in *out; returns the bytes its strings need, NULs included.
-static size_t jre_describe(const JsonRpcClassification *c, jre_item *out) {
-	const JsonRpcStr s[JRE_STRINGS] = {c->id, c->method, c->reason, c->reply_server, c->reply_client};
-	size_t need = 0;
-	out->span[JRE_SPAN_ID] = c->id_span;
-	out->span[JRE_SPAN_METHOD] = c->method_span;
-	out->span[JRE_SPAN_PARAMS] = c->params_span;
-	out->span[JRE_SPAN_RESULT] = c->result_span;
-	out->span[JRE_SPAN_ERROR] = c->error_span;
-	out->kind = (uint32_t)c->kind;
-	out->id_kind = (uint32_t)c->id_kind;
-	out->flags = (uint8_t)((c->jsonrpc_2_0 ? JRE_JSONRPC_2_0 : 0) | (c->has_result ? JRE_HAS_RESULT : 0) |
-	                       (c->has_error ? JRE_HAS_ERROR : 0) | (c->names_no_request ? JRE_NAMES_NO_REQUEST : 0));
-	out->present = 0;
-	for (int i = 0; i < JRE_STRINGS; i++) {
-		if (s[i].ptr != NULL) {
-			out->present |= (uint8_t)(1u << i);
-			out->str_len[i] = s[i].len;
-			need += s[i].len + 1;
-		} else {
-			out->str_len[i] = 0;
-		}
-	}
-	return need;
-}
-
-// Copies c's strings, each with the NUL the library puts after it, back to
-// back to dst; returns the end.
-static char *jre_copy(const JsonRpcClassification *c, char *dst) {
-	const JsonRpcStr s[JRE_STRINGS] = {c->id, c->method, c->reason, c->reply_server, c->reply_client};
-	for (int i = 0; i < JRE_STRINGS; i++) {
-		if (s[i].ptr != NULL) {
-			memcpy(dst, s[i].ptr, s[i].len + 1);
-			dst += s[i].len + 1;
-		}
-	}
-	return dst;
-}
-
-// jsonrpc_classify_into with buf (cap bytes, at least a
-// JsonRpcClassification's size; see classifyScratch) as its scratch,
-// described in *out; returns the bytes its strings need. When they fit,
-// the library has written them to buf in the layout of jre_item (the
-// header promises it) and the result owns nothing; when they did not, the
-// live result, which then owns them, is stored in buf itself for
-// jre_classification_finish, and *kept is set. A result the library could
-// not build (kind none) carries a static reason, which is copied to buf.
-static size_t jre_classify(const uint8_t *line, size_t len, jre_item *out, char *buf, size_t cap, uint8_t *kept) {
+// jsonrpc_classify_into with buf (cap bytes) as its scratch, into out, a
+// buffer of words that holds a JsonRpcClassification (a pointer-free Go
+// type, so that cgo has no pointers to check on each call). The strings
+// the library wrote to buf stand there back to back, each
+// followed by its NUL, in the header's order (id, method, reason,
+// reply_server, reply_client, substitute); their pointers are cleared
+// (no Go pointer may stay in Go memory), and bit i of the result says that
+// string i is one of them. Any other string keeps its pointer into C
+// memory: the result's own allocation (out->storage, freed by
+// jsonrpc_classification_free) or a failed call's static reason.
+static uint8_t jre_classify(const uint8_t *line, size_t len, uint32_t profile, uint64_t *out, char *buf,
+                            size_t cap) {
 	JsonRpcClassification c;
-	jsonrpc_classify_into(line, len, &c, (uint8_t *)buf, cap);
-	size_t need = jre_describe(&c, out);
-	*kept = c.storage != NULL;
-	if (*kept) {
-		memcpy(buf, &c, sizeof c);
-	} else if (c.kind == JSONRPC_KIND_NONE && need > 0) {
-		if (need > cap) {
-			out->present = 0;
-			return 0;
+	jsonrpc_classify_into(line, len, profile, &c, (uint8_t *)buf, cap);
+	JsonRpcStr *s[] = {&c.id, &c.method, &c.reason, &c.reply_server, &c.reply_client, &c.substitute};
+	uint8_t in_buf = 0;
+	for (unsigned i = 0; i < sizeof s / sizeof s[0]; i++) {
+		uintptr_t p = (uintptr_t)s[i]->ptr;
+		if (p != 0 && p >= (uintptr_t)buf && p < (uintptr_t)buf + cap) {
+			in_buf |= (uint8_t)(1u << i);
+			s[i]->ptr = NULL;
 		}
-		jre_copy(&c, buf);
 	}
-	return need;
+	memcpy(out, &c, sizeof c);
+	return in_buf;
 }
 
-// Copies the strings of a result that jre_classify left in kept to dst,
-// then frees it.
-static void jre_classification_finish(char *kept, char *dst) {
-	JsonRpcClassification c;
-	memcpy(&c, kept, sizeof c);
-	jre_copy(&c, dst);
-	jsonrpc_classification_free(&c);
-}
-
-// What a reader call gave: its status, its batch's sizes, and whether the
-// batch was copied (it fitted the Go buffers).
+// An owned string copied out (and a decision's action).
 typedef struct {
-	uint32_t status;
-	uint8_t copied;
-	size_t count, bytes_len, texts_len;
-} jre_batch_out;
-
-// Copies the batch b into Go buffers it fits: each item described, then the
-// lines' bytes and the strings, one piece each (the strings stand in the
-// texts in JRE_ order, item after item, as jre_item's lengths read them).
-static void jre_batch_copy(const JsonRpcBatch *b, jre_item *items, uint8_t *bytes, char *texts) {
-	for (size_t i = 0; i < b->count; i++) {
-		const JsonRpcLine *line = &b->items[i];
-		jre_describe(&line->classification, &items[i]);
-		items[i].number = line->number;
-		items[i].offset = line->offset;
-		items[i].len = line->len;
-	}
-	if (b->bytes_len > 0) memcpy(bytes, b->bytes, b->bytes_len);
-	if (b->texts_len > 0) memcpy(texts, b->texts, b->texts_len);
-}
-
-// jsonrpc_reader_feed with len bytes at data, or jsonrpc_reader_end when
-// end is set. The batch is copied when it fits items (icap), bytes (bcap)
-// and texts (tcap); otherwise *batch describes it, for jre_batch_copy,
-// until the reader's next call.
-static void jre_reader_call(JsonRpcReader *reader, const uint8_t *data, size_t len, bool end, JsonRpcBatch *batch,
-                            jre_item *items, size_t icap, uint8_t *bytes, size_t bcap, char *texts, size_t tcap,
-                            jre_batch_out *out) {
-	JsonRpcStatus status = end ? jsonrpc_reader_end(reader, batch) : jsonrpc_reader_feed(reader, data, len, batch);
-	out->status = (uint32_t)status;
-	out->count = batch->count;
-	out->bytes_len = batch->bytes_len;
-	out->texts_len = batch->texts_len;
-	out->copied = batch->count <= icap && batch->bytes_len <= bcap && batch->texts_len <= tcap;
-	if (out->copied) jre_batch_copy(batch, items, bytes, texts);
-}
-
-typedef struct {
-	uint32_t status;
+	uint32_t status, action;
 	uint8_t present, kept;
 	size_t len;
 } jre_text;
@@ -206,9 +106,9 @@ static void jre_take_string(JsonRpcString s, char *buf, size_t cap, jre_text *ou
 	jsonrpc_string_free(&s);
 }
 
-static void jre_invalid_reply(const uint8_t *line, size_t len, uint32_t role, char *buf, size_t cap, jre_text *out,
-                              JsonRpcString *keep) {
-	JsonRpcReply reply = jsonrpc_invalid_reply(line, len, role);
+static void jre_invalid_reply(const uint8_t *line, size_t len, uint32_t role, uint32_t profile, char *buf, size_t cap,
+                              jre_text *out, JsonRpcString *keep) {
+	JsonRpcReply reply = jsonrpc_invalid_reply(line, len, role, profile);
 	jre_take_string(reply.text, buf, cap, out, keep);
 	out->status = (uint32_t)reply.status;
 }
@@ -216,6 +116,16 @@ static void jre_invalid_reply(const uint8_t *line, size_t len, uint32_t role, ch
 static void jre_log_value(const uint8_t *data, size_t len, char *buf, size_t cap, jre_text *out, JsonRpcString *keep) {
 	jre_take_string(jsonrpc_log_value(data, len), buf, cap, out, keep);
 	out->status = JSONRPC_STATUS_OK;
+}
+
+static void jre_session_refused(JsonRpcSession *s, const uint8_t *line, size_t len, char *buf, size_t cap,
+                                jre_text *out, JsonRpcString *keep, const char **note) {
+	JsonRpcDecision d;
+	JsonRpcStatus status = jsonrpc_session_refused(s, line, len, &d);
+	jre_take_string(d.text, buf, cap, out, keep);
+	out->status = (uint32_t)status;
+	out->action = (uint32_t)d.action;
+	*note = d.note;
 }
 
 static void jre_string_finish(JsonRpcString *keep, char *dst) {
@@ -230,40 +140,19 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"unsafe"
 )
 
 // abiVersion is the ABI this package was written for: the header's
 // JSONRPC_ABI_VERSION when it was last updated.
-const abiVersion = 2
+const abiVersion = 3
 
-// Compile-time checks that the Go constants equal the header's; a build
-// fails here when the header changes under this package.
+// Compile-time check that the header is the one this package was written
+// for; a build fails here when it changes under the package.
 func _() {
 	var x [1]struct{}
 	_ = x[abiVersion-C.JSONRPC_ABI_VERSION]
 	_ = x[C.JSONRPC_ABI_VERSION-abiVersion]
-	_ = x[KindNone-C.JSONRPC_KIND_NONE]
-	_ = x[KindEmpty-C.JSONRPC_KIND_EMPTY]
-	_ = x[KindParseError-C.JSONRPC_KIND_PARSE_ERROR]
-	_ = x[KindBatch-C.JSONRPC_KIND_BATCH]
-	_ = x[KindNotObject-C.JSONRPC_KIND_NOT_OBJECT]
-	_ = x[KindInvalidRequest-C.JSONRPC_KIND_INVALID_REQUEST]
-	_ = x[KindRequest-C.JSONRPC_KIND_REQUEST]
-	_ = x[KindNotification-C.JSONRPC_KIND_NOTIFICATION]
-	_ = x[KindResponse-C.JSONRPC_KIND_RESPONSE]
-	_ = x[KindNotJSONRPC-C.JSONRPC_KIND_NOT_JSONRPC]
-	_ = x[KindTooLong-C.JSONRPC_KIND_TOO_LONG]
-	_ = x[IDAbsent-C.JSONRPC_ID_ABSENT]
-	_ = x[IDNull-C.JSONRPC_ID_NULL]
-	_ = x[IDString-C.JSONRPC_ID_STRING]
-	_ = x[IDNumber-C.JSONRPC_ID_NUMBER]
-	_ = x[IDObject-C.JSONRPC_ID_OBJECT]
-	_ = x[IDArray-C.JSONRPC_ID_ARRAY]
-	_ = x[IDBoolean-C.JSONRPC_ID_BOOLEAN]
-	_ = x[RoleServer-C.JSONRPC_ROLE_SERVER]
-	_ = x[RoleClient-C.JSONRPC_ROLE_CLIENT]
 }
 
 func init() {
@@ -282,15 +171,23 @@ func init() {
 	for r := range roleNames {
 		roleNames[r] = goName(C.jsonrpc_role_name(C.uint32_t(r)))
 	}
+	for p := range profileNames {
+		profileNames[p] = goName(C.jsonrpc_profile_name(C.uint32_t(p)))
+	}
+	for a := range actionNames {
+		actionNames[a] = goName(C.jsonrpc_action_name(C.uint32_t(a)))
+	}
 }
 
 // The library's names of the values this package declares, asked once at
-// initialisation: "" where the library names none (KindNone, Role 0).
+// initialisation: "" where the library names none (KindNone, Role 0, ...).
 var (
-	kindNames     [KindTooLong + 1]string
-	kindIsMessage [KindTooLong + 1]bool
+	kindNames     [KindInvalidResponse + 1]string
+	kindIsMessage [KindInvalidResponse + 1]bool
 	idKindNames   [IDBoolean + 1]string
 	roleNames     [RoleClient + 1]string
+	profileNames  [ProfileMCP + 1]string
+	actionNames   [ActionDivert + 1]string
 )
 
 // goName is a static name of the library's, or "" for NULL.
@@ -324,6 +221,20 @@ func roleName(r Role) string {
 	return goName(C.jsonrpc_role_name(C.uint32_t(r)))
 }
 
+func profileName(p Profile) string {
+	if int(p) < len(profileNames) {
+		return profileNames[p]
+	}
+	return goName(C.jsonrpc_profile_name(C.uint32_t(p)))
+}
+
+func actionName(a Action) string {
+	if int(a) < len(actionNames) {
+		return actionNames[a]
+	}
+	return goName(C.jsonrpc_action_name(C.uint32_t(a)))
+}
+
 // defaultMaxLine is the library's default line limit.
 func defaultMaxLine() int {
 	return int(min(uint64(C.jsonrpc_default_max_line()), math.MaxInt))
@@ -350,92 +261,118 @@ func bytesPtr(b []byte) *C.uint8_t {
 	return (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(b)))
 }
 
+// cBytes views n bytes of C memory at p.
+func cBytes(p unsafe.Pointer, n int) []byte {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(p), n)
+}
+
+// numStrings is the number of strings a JsonRpcClassification has.
+const numStrings = 6
+
+// cStrings lists the strings of a classification in the header's order:
+// id, method, reason, reply_server, reply_client, substitute.
+func cStrings(r *C.JsonRpcClassification) [numStrings]C.JsonRpcStr {
+	return [numStrings]C.JsonRpcStr{r.id, r.method, r.reason, r.reply_server, r.reply_client, r.substitute}
+}
+
+// classificationWords holds a JsonRpcClassification for jre_classify,
+// as a type without pointers.
+type classificationWords [(unsafe.Sizeof(C.JsonRpcClassification{}) + 7) / 8]uint64
+
 // classifyScratch is the Go stack buffer that Classify hands the library as
-// the scratch of jsonrpc_classify_into: 512 bytes, in words so that it is
-// aligned for a JsonRpcClassification, which it must also hold (see
-// jre_classify). The strings of a usual line take a few dozen bytes; 512
-// holds those of almost every invalid line too (a reason and two replies),
-// and Go zeroes it on every call, so it is not made larger.
-type classifyScratch [64]uint64
+// the scratch of jsonrpc_classify_into. The strings of a usual line take a
+// few dozen bytes; 512 holds those of almost every invalid line too (a
+// reason and two replies), and Go zeroes it on every call, so it is not
+// made larger.
+type classifyScratch [512]byte
 
-// The scratch holds a JsonRpcClassification (a build fails here otherwise).
-var _ [unsafe.Sizeof(classifyScratch{}) - unsafe.Sizeof(C.JsonRpcClassification{})]struct{}
-
-// Classify returns what line is and what it carries (SPEC §2, §3). The line
-// is one line of traffic without its LF (surrounding JSON whitespace, such as
-// a CR, is allowed); its bytes are read during the call only and not copied.
+// Classify returns what line is and what it carries (SPEC §2, §3), by the
+// profile p. The line is one line of traffic without its LF (surrounding
+// JSON whitespace, such as a CR, is allowed); its bytes are read during the
+// call only and not copied.
 //
 // Everything in the result is owned by Go and stays valid after line
 // changes. Its strings share one allocation. Classify is safe to call from
-// any number of goroutines at once.
-func Classify(line []byte) Classification {
-	var it C.jre_item
+// any number of goroutines at once. For a p the library does not know, the
+// result is KindNone, with the library's reason.
+func (p Profile) Classify(line []byte) Classification {
+	var words classificationWords
 	var scratch classifyScratch
-	var kept C.uint8_t
-	sp := (*C.char)(unsafe.Pointer(&scratch[0]))
-	need := int(C.jre_classify(bytesPtr(line), C.size_t(len(line)), &it, sp, C.size_t(unsafe.Sizeof(scratch)), &kept))
+	in := uint8(C.jre_classify(bytesPtr(line), C.size_t(len(line)), C.uint32_t(p), (*C.uint64_t)(&words[0]),
+		(*C.char)(unsafe.Pointer(&scratch[0])), C.size_t(len(scratch))))
 	runtime.KeepAlive(line)
-	var strs []byte
-	if kept != 0 {
-		// The strings did not fit: the live result was left in scratch.
-		strs = make([]byte, need)
-		C.jre_classification_finish(sp, (*C.char)(unsafe.Pointer(&strs[0])))
-	} else if need > 0 {
-		strs = make([]byte, need)
-		copy(strs, unsafe.Slice((*byte)(unsafe.Pointer(&scratch[0])), need))
+	// Read in place: its pointers are into C memory or NULL.
+	r := (*C.JsonRpcClassification)(unsafe.Pointer(&words))
+	s := cStrings(r)
+	need := 0
+	for i := range s {
+		if in&(1<<i) != 0 || s[i].ptr != nil {
+			need += int(s[i].len)
+		}
+	}
+	var block []byte
+	if need > 0 {
+		block = make([]byte, need)
+	}
+	var texts [numStrings][]byte
+	var present uint8
+	at, from := 0, 0
+	for i := range s {
+		n := int(s[i].len)
+		switch {
+		case in&(1<<i) != 0: // in scratch, back to back, each with its NUL
+			copy(block[at:], scratch[from:from+n])
+			from += n + 1
+		case s[i].ptr != nil: // in C memory
+			copy(block[at:], cBytes(unsafe.Pointer(s[i].ptr), n))
+		default:
+			continue
+		}
+		texts[i] = block[at : at+n : at+n]
+		present |= 1 << i
+		at += n
 	}
 	var c Classification
-	c.set(&it, strs)
+	c.fill(r, &texts, present)
+	if r.storage != nil {
+		C.jsonrpc_classification_free(r) // which zeroes it
+	}
 	return c
 }
 
-// set fills c from it, whose strings (each followed by a NUL) are the first
-// bytes of strs; it returns the number of bytes of strs they took.
-func (c *Classification) set(it *C.jre_item, strs []byte) int {
-	c.Kind = Kind(it.kind)
-	c.IDKind = IDKind(it.id_kind)
-	f := it.flags
-	c.JSONRPC20 = f&C.JRE_JSONRPC_2_0 != 0
-	c.HasResult = f&C.JRE_HAS_RESULT != 0
-	c.HasError = f&C.JRE_HAS_ERROR != 0
-	c.NamesNoRequest = f&C.JRE_NAMES_NO_REQUEST != 0
-	c.IDSpan = Span{int(it.span[C.JRE_SPAN_ID].offset), int(it.span[C.JRE_SPAN_ID].len)}
-	c.MethodSpan = Span{int(it.span[C.JRE_SPAN_METHOD].offset), int(it.span[C.JRE_SPAN_METHOD].len)}
-	c.ParamsSpan = Span{int(it.span[C.JRE_SPAN_PARAMS].offset), int(it.span[C.JRE_SPAN_PARAMS].len)}
-	c.ResultSpan = Span{int(it.span[C.JRE_SPAN_RESULT].offset), int(it.span[C.JRE_SPAN_RESULT].len)}
-	c.ErrorSpan = Span{int(it.span[C.JRE_SPAN_ERROR].offset), int(it.span[C.JRE_SPAN_ERROR].len)}
-	present := it.present
+// Classify returns what line is and what it carries by the JSON-RPC
+// profile: ProfileJSONRPC.Classify(line).
+func Classify(line []byte) Classification {
+	return ProfileJSONRPC.Classify(line)
+}
+
+// fill sets c from the library's r, with its strings in texts (bit i of
+// present says that texts[i] is there, even when empty).
+func (c *Classification) fill(r *C.JsonRpcClassification, texts *[numStrings][]byte, present uint8) {
+	c.Kind = Kind(r.kind)
+	c.IDKind = IDKind(r.id_kind)
+	c.JSONRPC20 = bool(r.jsonrpc_2_0)
+	c.HasResult = bool(r.has_result)
+	c.HasError = bool(r.has_error)
+	c.NamesNoRequest = bool(r.names_no_request)
+	c.IDSpan = Span{int(r.id_span.offset), int(r.id_span.len)}
+	c.MethodSpan = Span{int(r.method_span.offset), int(r.method_span.len)}
+	c.ParamsSpan = Span{int(r.params_span.offset), int(r.params_span.len)}
+	c.ResultSpan = Span{int(r.result_span.offset), int(r.result_span.len)}
+	c.ErrorSpan = Span{int(r.error_span.offset), int(r.error_span.len)}
 	if present == 0 {
-		return 0
+		return
 	}
-	off := 0
-	if present&(1<<C.JRE_ID) != 0 {
-		n := int(it.str_len[C.JRE_ID])
-		c.ID = strs[off : off+n : off+n]
-		off += n + 1
-	}
-	if present&(1<<C.JRE_METHOD) != 0 {
-		n := int(it.str_len[C.JRE_METHOD])
-		c.Method = bytesString(strs[off : off+n])
-		c.HasMethod = true
-		off += n + 1
-	}
-	if present&(1<<C.JRE_REASON) != 0 {
-		n := int(it.str_len[C.JRE_REASON])
-		c.Reason = bytesString(strs[off : off+n])
-		off += n + 1
-	}
-	if present&(1<<C.JRE_REPLY_SERVER) != 0 {
-		n := int(it.str_len[C.JRE_REPLY_SERVER])
-		c.replyServer = strs[off : off+n : off+n]
-		off += n + 1
-	}
-	if present&(1<<C.JRE_REPLY_CLIENT) != 0 {
-		n := int(it.str_len[C.JRE_REPLY_CLIENT])
-		c.replyClient = strs[off : off+n : off+n]
-		off += n + 1
-	}
-	return off
+	c.ID = texts[0] // never empty: nil means absent
+	c.HasMethod = present&(1<<1) != 0
+	c.Method = bytesString(texts[1])
+	c.Reason = bytesString(texts[2])
+	c.replyServer = texts[3]
+	c.replyClient = texts[4]
+	c.Substitute = texts[5]
 }
 
 // bytesString views b as a string. b is part of a result's own string
@@ -454,23 +391,28 @@ func bytesString(b []byte) string {
 type textScratch [1024]byte
 
 // InvalidReply returns the one reply owed for line by the endpoint in role
-// (SPEC §4): a JSON-RPC error response without a line break, and ok true;
-// or nil and false when none is owed. It is the same text as
-// Classify(line).Reply(role), for a host that wants only the reply.
+// (SPEC §4), by the profile p: a JSON-RPC error response without a line
+// break, and ok true; or nil and false when none is owed. It is the same
+// text as p.Classify(line).Reply(role), for a host that wants only the
+// reply.
 //
-// It panics if role is not RoleServer or RoleClient, or if the library
-// reports a failure (out of memory, or an internal fault).
-func InvalidReply(line []byte, role Role) (reply []byte, ok bool) {
+// It panics if role is not RoleServer or RoleClient, if the library does
+// not know p, or if the library reports a failure (out of memory, or an
+// internal fault).
+func (p Profile) InvalidReply(line []byte, role Role) (reply []byte, ok bool) {
 	var out C.jre_text
 	var keep C.JsonRpcString
 	var scratch textScratch
 	sp := (*C.char)(unsafe.Pointer(&scratch[0]))
-	C.jre_invalid_reply(bytesPtr(line), C.size_t(len(line)), C.uint32_t(role), sp, C.size_t(len(scratch)), &out, &keep)
+	C.jre_invalid_reply(bytesPtr(line), C.size_t(len(line)), C.uint32_t(role), C.uint32_t(p), sp,
+		C.size_t(len(scratch)), &out, &keep)
 	runtime.KeepAlive(line)
 	switch out.status {
 	case C.JSONRPC_STATUS_OK:
 	case C.JSONRPC_STATUS_UNKNOWN_ROLE:
 		panic(fmt.Sprintf("envelope: InvalidReply with unknown role %v", role))
+	case C.JSONRPC_STATUS_UNKNOWN_PROFILE:
+		panic(fmt.Sprintf("envelope: InvalidReply with unknown profile %v", p))
 	default:
 		panic(fmt.Sprintf("envelope: jsonrpc_invalid_reply failed: %s", statusName(out.status)))
 	}
@@ -478,6 +420,12 @@ func InvalidReply(line []byte, role Role) (reply []byte, ok bool) {
 		return nil, false
 	}
 	return takeText(&out, &keep, scratch[:]), true
+}
+
+// InvalidReply returns the one reply owed for line by the endpoint in role
+// by the JSON-RPC profile: ProfileJSONRPC.InvalidReply(line, role).
+func InvalidReply(line []byte, role Role) (reply []byte, ok bool) {
+	return ProfileJSONRPC.InvalidReply(line, role)
 }
 
 // takeText returns the text that jre_take_string described in out: from
@@ -516,36 +464,115 @@ func LogValue(b []byte) string {
 	return string(scratch[:out.len])
 }
 
-// ---- the stream reader ---------------------------------------------------
+// ---- batches: the lines of a reader or a session --------------------------
 
-// lineItem is one line of a batch, described without pointers.
-type lineItem = C.jre_item
+// batchCopy is a library batch and the Go copy of its lines' bytes.
+type batchCopy struct {
+	batch C.JsonRpcBatch // what the library's last call described
+
+	// The last batch's lines' bytes: buf, or an allocation of their own
+	// when they did not fit, which is not kept. buf never grows.
+	bytes, buf []byte
+}
+
+// copyOut appends the lines of the last batch to dst, copied out of the
+// library's memory: their bytes into b.bytes (which Line.Bytes points
+// into), their strings into one allocation of their own (the lines'
+// classifications outlive the batch).
+func (b *batchCopy) copyOut(dst []Line) []Line {
+	count := int(b.batch.count)
+	nbytes, ntexts := int(b.batch.bytes_len), int(b.batch.texts_len)
+	if nbytes <= cap(b.buf) {
+		b.bytes = b.buf[:nbytes]
+	} else {
+		b.bytes = make([]byte, nbytes)
+	}
+	copy(b.bytes, cBytes(unsafe.Pointer(b.batch.bytes), nbytes))
+	if count == 0 {
+		return dst
+	}
+	var block []byte
+	if ntexts > 0 {
+		block = make([]byte, ntexts)
+		copy(block, cBytes(unsafe.Pointer(b.batch.texts), ntexts))
+	}
+	texts := batchTexts{base: uintptr(unsafe.Pointer(b.batch.texts)), block: block}
+	items := unsafe.Slice(b.batch.items, count)
+	for i := range items {
+		it := &items[i]
+		dst = append(dst, Line{})
+		l := &dst[len(dst)-1]
+		l.Number = uint64(it.number)
+		l.Len = int(it.len)
+		l.Action = Action(it.action)
+		l.ActionText, _ = texts.str(it.action_text)
+		if it.note != nil {
+			l.Note = C.GoString(it.note)
+		}
+		var strs [numStrings][]byte
+		var present uint8
+		for j, s := range cStrings(&it.classification) {
+			var ok bool
+			if strs[j], ok = texts.str(s); ok {
+				present |= 1 << j
+			}
+		}
+		l.Classification.fill(&it.classification, &strs, present)
+		if l.Kind == KindTooLong {
+			l.TooLong = true
+			continue
+		}
+		off := int(it.offset)
+		l.Bytes = b.bytes[off : off+l.Len : off+l.Len]
+	}
+	return dst
+}
+
+// batchTexts is a batch's strings: block is the Go copy of the library's
+// texts, which stood at base.
+type batchTexts struct {
+	base  uintptr
+	block []byte
+}
+
+// str returns the Go copy of s, a string of the batch, and whether it is
+// there: a slice of the block when it stood in the texts, else a copy of
+// its own (a session's action text may stand outside them).
+func (t *batchTexts) str(s C.JsonRpcStr) ([]byte, bool) {
+	if s.ptr == nil {
+		return nil, false
+	}
+	n := int(s.len)
+	if p := uintptr(unsafe.Pointer(s.ptr)); p >= t.base && p-t.base <= uintptr(len(t.block)) &&
+		uintptr(n) <= uintptr(len(t.block))-(p-t.base) {
+		off := int(p - t.base)
+		return t.block[off : off+n : off+n], true
+	}
+	own := make([]byte, n)
+	copy(own, cBytes(unsafe.Pointer(s.ptr), n))
+	return own, true
+}
+
+// ---- the stream reader ---------------------------------------------------
 
 // stream is a library reader and the Go copies of its last batch.
 type stream struct {
 	c       *C.JsonRpcReader // nil once freed
 	cleanup runtime.Cleanup
-	batch   C.JsonRpcBatch // the last batch, while a second call copies it
-
-	// The last batch: its items, its lines' bytes (in buf, or in their own
-	// allocation when they did not fit), and its strings, in an allocation
-	// of their own since classifications outlive the batch.
-	items []lineItem
-	bytes []byte
-	strs  []byte
-
-	// What a batch is copied into when it fits; texts only on its way to
-	// strs. Neither grows: a batch too large gets allocations of its own,
-	// which are not kept.
-	buf, texts []byte
+	batchCopy
+	items []Line // the last batch's lines
 }
 
 // newStream makes a library reader with the line limit maxLine (0: the
-// library's default), and buffers for batches of about readSize bytes. It
-// fails only when the library is out of memory.
-func newStream(maxLine, readSize int) (*stream, error) {
-	s := &stream{buf: make([]byte, 2*readSize), texts: make([]byte, readSize)}
-	s.c = C.jsonrpc_reader_new(C.size_t(maxLine))
+// library's default) and the profile p, and buffers for batches of about
+// readSize bytes. It fails when the library does not know p or is out of
+// memory.
+func newStream(maxLine, readSize int, p Profile) (*stream, error) {
+	s := &stream{batchCopy: batchCopy{buf: make([]byte, 2*readSize)}}
+	if !p.known() {
+		return s, fmt.Errorf("envelope: NewReader with unknown profile %v", p)
+	}
+	s.c = C.jsonrpc_reader_new(C.size_t(maxLine), C.uint32_t(p))
 	if s.c == nil {
 		return s, errors.New("envelope: jsonrpc_reader_new: out of memory")
 	}
@@ -576,76 +603,175 @@ func (s *stream) end() error {
 	return s.call(nil, true)
 }
 
-// Go buffers for C: the data pointer (NULL when there is no array) and the
-// capacity.
-func itemsFor(b []lineItem) (*lineItem, C.size_t) {
-	return unsafe.SliceData(b), C.size_t(cap(b))
-}
-
-func bufFor(b []byte) (*C.uint8_t, C.size_t) {
-	return (*C.uint8_t)(unsafe.SliceData(b)), C.size_t(cap(b))
-}
-
-func textsFor(b []byte) (*C.char, C.size_t) {
-	return (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.size_t(cap(b))
-}
-
 // call makes one library call (feed or end) and copies its batch.
 func (s *stream) call(data []byte, end bool) error {
-	s.items, s.bytes, s.strs = s.items[:0], s.buf[:0], nil
+	s.items = s.items[:0]
 	if s.c == nil {
 		return errors.New("envelope: the library reader is freed")
 	}
-	var out C.jre_batch_out
-	items, icap := itemsFor(s.items)
-	bytes, bcap := bufFor(s.bytes)
-	texts, tcap := textsFor(s.texts)
-	C.jre_reader_call(s.c, bytesPtr(data), C.size_t(len(data)), C.bool(end), &s.batch,
-		items, icap, bytes, bcap, texts, tcap, &out)
+	var status C.JsonRpcStatus
+	what := "jsonrpc_reader_feed"
+	if end {
+		what = "jsonrpc_reader_end"
+		status = C.jsonrpc_reader_end(s.c, &s.batch)
+	} else {
+		status = C.jsonrpc_reader_feed(s.c, bytesPtr(data), C.size_t(len(data)), &s.batch)
+	}
 	runtime.KeepAlive(data)
-	runtime.KeepAlive(s)
-	if out.status != C.JSONRPC_STATUS_OK {
-		what := "jsonrpc_reader_feed"
-		if end {
-			what = "jsonrpc_reader_end"
-		}
-		return fmt.Errorf("envelope: %s failed: %s", what, statusName(out.status))
+	if status != C.JSONRPC_STATUS_OK {
+		s.bytes = s.buf[:0]
+		return fmt.Errorf("envelope: %s failed: %s", what, statusName(C.uint32_t(status)))
 	}
-	count, nbytes, ntexts := int(out.count), int(out.bytes_len), int(out.texts_len)
-	if out.copied == 0 {
-		// Too large for the buffers: copy into ones that fit, the texts
-		// straight into the strings' own allocation.
-		s.items = slices.Grow(s.items, count)
-		if nbytes > cap(s.bytes) {
-			s.bytes = make([]byte, 0, nbytes)
-		}
-		s.strs = make([]byte, ntexts)
-		items, _ := itemsFor(s.items)
-		bytes, _ := bufFor(s.bytes)
-		texts, _ := textsFor(s.strs)
-		C.jre_batch_copy(&s.batch, items, bytes, texts)
-		runtime.KeepAlive(s)
-	} else if ntexts > 0 {
-		s.strs = append([]byte(nil), s.texts[:ntexts]...)
-	}
-	s.items, s.bytes = s.items[:count], s.bytes[:nbytes]
+	s.items = s.copyOut(s.items)
 	return nil
 }
 
-// set fills l from it, with the line's bytes taken from bytes (at the
-// offset the library gave) and its strings from the front of strs; it
-// returns the number of bytes of strs they took.
-func (l *Line) set(it *lineItem, bytes []byte, strs []byte) int {
-	n := l.Classification.set(it, strs)
-	l.Number = uint64(it.number)
-	l.Len = int(it.len)
-	if l.Kind == KindTooLong {
-		l.TooLong = true
-		return n
+// ---- the session ---------------------------------------------------------
+
+// ErrSessionClosed is what a Session's calls return after Close.
+var ErrSessionClosed = errors.New("envelope: a closed Session")
+
+// A Session is one endpoint's session (SPEC §8 to §10, jsonrpc_session_*):
+// a stream reader that also decides what to do with each line it reads,
+// in its role and profile, and keeps the ids of the requests written the
+// other way that are still outstanding (for substitutes and the handshake
+// rule). A guard or an SDK transport feeds it what it reads (Feed, End),
+// tells it every line it writes to the same peer (Sent), and does what
+// each line's Action says; every decision is the library's.
+//
+// A Session is not safe for concurrent use: a transport whose writes and
+// reads run on different goroutines guards it with a mutex. Close frees
+// the library's session; a cleanup frees a dropped Session's, but only when
+// the garbage collector gets to it.
+type Session struct {
+	c       *C.JsonRpcSession // nil once freed
+	cleanup runtime.Cleanup
+	batchCopy
+}
+
+// NewSession returns a Session that reads one stream in role by profile,
+// whose lines may be maxLine bytes long (LF excluded; maxLine <= 0 means
+// DefaultMaxLine). In ProfileJSONRPC it decides as SPEC §8 says; in
+// ProfileMCP it also substitutes and applies the handshake rule (SPEC §9,
+// §10.4). It fails for a role or a profile the library does not know, or
+// when the library is out of memory.
+func NewSession(role Role, profile Profile, maxLine int) (*Session, error) {
+	switch {
+	case roleName(role) == "":
+		return nil, fmt.Errorf("envelope: NewSession with unknown role %v", role)
+	case !profile.known():
+		return nil, fmt.Errorf("envelope: NewSession with unknown profile %v", profile)
 	}
-	off := int(it.offset)
-	l.Bytes = bytes[off : off+l.Len : off+l.Len]
-	return n
+	s := &Session{batchCopy: batchCopy{buf: make([]byte, 2*DefaultReadSize)}}
+	s.c = C.jsonrpc_session_new(C.uint32_t(role), C.uint32_t(profile), C.size_t(max(maxLine, 0)))
+	if s.c == nil {
+		return nil, errors.New("envelope: jsonrpc_session_new: out of memory")
+	}
+	s.cleanup = runtime.AddCleanup(s, freeSession, s.c)
+	return s, nil
+}
+
+func freeSession(c *C.JsonRpcSession) { C.jsonrpc_session_free(c) }
+
+// Feed hands the session the next bytes of its stream, as read, and
+// returns the lines they complete (none when they end no line), each with
+// its Action, ActionText and Note (see Line). The returned slice is the
+// caller's; each line's Bytes point into the Session's buffer and are
+// valid until its next Feed or End (Sent, Refused, Outstanding and Close
+// leave them be); the rest of the line (its Classification, ActionText,
+// Note) is the caller's too. On an error (the library out of memory, or
+// failing after an internal fault) no line is returned.
+func (s *Session) Feed(data []byte) ([]Line, error) {
+	if s.c == nil {
+		return nil, ErrSessionClosed
+	}
+	status := C.jsonrpc_session_feed(s.c, bytesPtr(data), C.size_t(len(data)), &s.batch)
+	runtime.KeepAlive(data)
+	return s.lines(status, "jsonrpc_session_feed")
+}
+
+// End ends the session's stream and returns its last line when it had no
+// LF (or a too-long line being dropped), decided as Feed decides lines.
+// The reader is then as new, for another stream; the outstanding requests
+// are kept.
+func (s *Session) End() ([]Line, error) {
+	if s.c == nil {
+		return nil, ErrSessionClosed
+	}
+	return s.lines(C.jsonrpc_session_end(s.c, &s.batch), "jsonrpc_session_end")
+}
+
+func (s *Session) lines(status C.JsonRpcStatus, what string) ([]Line, error) {
+	if status != C.JSONRPC_STATUS_OK {
+		s.bytes = s.buf[:0]
+		return nil, fmt.Errorf("envelope: %s failed: %s", what, statusName(C.uint32_t(status)))
+	}
+	return s.copyOut(nil), nil
+}
+
+// Sent tells the session of a line written the other way, to the peer
+// whose lines it reads: call it with every line written to that peer
+// (LF excluded), before it leaves, so that its answer always finds it. In
+// ProfileMCP a request's id is then outstanding until a response names it.
+// It fails only when the library is out of memory (nothing changed) or the
+// Session is closed.
+func (s *Session) Sent(line []byte) error {
+	if s.c == nil {
+		return ErrSessionClosed
+	}
+	status := C.jsonrpc_session_sent(s.c, bytesPtr(line), C.size_t(len(line)))
+	runtime.KeepAlive(line)
+	if status != C.JSONRPC_STATUS_OK {
+		return fmt.Errorf("envelope: jsonrpc_session_sent failed: %s", statusName(C.uint32_t(status)))
+	}
+	return nil
+}
+
+// Refused returns what to do instead when the receiving SDK's own decoder
+// refused line, a line (or an action's text) the session handed on (SPEC
+// §10.4; a fault of the profile, to be logged at error level):
+// ActionAnswer with the -32600 reply for a request, ActionSubstitute with
+// its substitute for a response with a string or integer id, ActionDrop
+// otherwise.
+func (s *Session) Refused(line []byte) (Decision, error) {
+	if s.c == nil {
+		return Decision{}, ErrSessionClosed
+	}
+	var out C.jre_text
+	var keep C.JsonRpcString
+	var note *C.char
+	var scratch textScratch
+	C.jre_session_refused(s.c, bytesPtr(line), C.size_t(len(line)), (*C.char)(unsafe.Pointer(&scratch[0])),
+		C.size_t(len(scratch)), &out, &keep, &note)
+	runtime.KeepAlive(line)
+	if out.status != C.JSONRPC_STATUS_OK {
+		return Decision{}, fmt.Errorf("envelope: jsonrpc_session_refused failed: %s", statusName(out.status))
+	}
+	d := Decision{Action: Action(out.action), Note: goName(note)}
+	if out.present != 0 {
+		d.Text = takeText(&out, &keep, scratch[:])
+	}
+	return d, nil
+}
+
+// Outstanding returns how many requests written the other way (Sent) are
+// still waiting for a response; 0 after Close.
+func (s *Session) Outstanding() int {
+	if s.c == nil {
+		return 0
+	}
+	return int(C.jsonrpc_session_outstanding(s.c))
+}
+
+// Close frees the library's session; then every call returns
+// ErrSessionClosed. It never fails, and may be called more than once.
+func (s *Session) Close() error {
+	if s.c != nil {
+		s.cleanup.Stop()
+		freeSession(s.c)
+		s.c = nil
+	}
+	return nil
 }
 
 // statusName is the library's name of a status, or its number when it has

@@ -30,6 +30,38 @@
 // Classify does the same for one line; InvalidReply gives only the reply;
 // LogValue renders peer text safely for a log line.
 //
+// # Profiles
+//
+// Every classification is made by a Profile (SPEC §10): ProfileJSONRPC,
+// JSON-RPC 2.0 alone, or ProfileMCP, JSON-RPC 2.0 as MCP narrows it (an id
+// is a string or an integer, params and result are objects, ...), which
+// also gives KindInvalidResponse and its Substitute. The profile is one
+// explicit value: its methods (ProfileMCP.Classify, ProfileMCP.InvalidReply)
+// and WithProfile for a Reader; Classify, InvalidReply and a Reader
+// without WithProfile use ProfileJSONRPC.
+//
+// # Sessions
+//
+// A guard or an SDK transport does not decide what to do with a line: a
+// Session does (SPEC §8 to §10). It reads one direction in one role and
+// profile, is told of every line written the other way (Session.Sent),
+// and gives each line it completes an Action (forward, answer, substitute,
+// attribute, drop, divert) with the text to send or hand on and a note for
+// the log:
+//
+//	s, _ := envelope.NewSession(envelope.RoleClient, envelope.ProfileMCP, 0)
+//	defer s.Close()
+//	s.Sent(request)        // every line written to the peer
+//	lines, _ := s.Feed(chunk) // what was read from it
+//	for _, ln := range lines {
+//		switch ln.Action {
+//		case envelope.ActionForward: // hand on ln.Bytes
+//		case envelope.ActionAnswer: // write ln.ActionText back to the peer
+//		case envelope.ActionSubstitute, envelope.ActionAttribute: // hand on ln.ActionText
+//		default: // log ln.Action, ln.Note and envelope.LogValue(ln.Bytes)
+//		}
+//	}
+//
 // # Results
 //
 // Every result is made of ordinary Go values owned by the caller: nothing
@@ -41,7 +73,9 @@
 // A Reader owns the library's stream reader, which it frees when the stream
 // ends, when reading fails, or when Close is called; call Close when you
 // stop before the end (a cleanup frees a dropped Reader's, but only when
-// the garbage collector gets to it).
+// the garbage collector gets to it). A Session owns the library's session,
+// freed by Close (or, late, by a cleanup). A Session's lines' Bytes point
+// into its buffer until its next Feed or End.
 //
 // # Cost
 //
@@ -50,9 +84,9 @@
 // as its scratch): the line's bytes are passed without a copy, and the
 // result's texts are written straight into that buffer (a second call is
 // made only for results whose texts exceed it). A Reader makes one cgo call
-// per chunk it reads, whatever the number of lines in it: the library's
-// stream reader takes the chunk and hands back the lines it completed,
-// copied into Go memory in the same call.
+// per chunk it reads, whatever the number of lines in it, and a Session one
+// per Feed: the library takes the chunk and describes the lines it
+// completed in a batch, which Go reads and copies without another call.
 //
 // # Linking
 //

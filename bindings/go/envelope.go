@@ -1,5 +1,11 @@
 package envelope
 
+// The values of the types below are the C header's: each constant is the
+// enum value of the same name, read through cgo, so none is restated here.
+
+// #include "jsonrpc_envelope.h"
+import "C"
+
 import (
 	"encoding/json"
 	"strconv"
@@ -16,31 +22,35 @@ const (
 	// KindNone is not a classification: the zero Classification, or a call
 	// that failed inside the library (out of memory, or a caught internal
 	// fault; Reason says which). No input line is ever classified so.
-	KindNone Kind = 0
+	KindNone Kind = C.JSONRPC_KIND_NONE
 	// KindEmpty: the line holds nothing but JSON whitespace, or nothing.
-	KindEmpty Kind = 1
+	KindEmpty Kind = C.JSONRPC_KIND_EMPTY
 	// KindParseError: not one JSON value in UTF-8.
-	KindParseError Kind = 2
+	KindParseError Kind = C.JSONRPC_KIND_PARSE_ERROR
 	// KindBatch: the value is an array.
-	KindBatch Kind = 3
+	KindBatch Kind = C.JSONRPC_KIND_BATCH
 	// KindNotObject: a number, a string, true, false or null.
-	KindNotObject Kind = 4
+	KindNotObject Kind = C.JSONRPC_KIND_NOT_OBJECT
 	// KindInvalidRequest: a method member that is not a string, or a method
 	// string beside an id that is an object, an array or a boolean.
-	KindInvalidRequest Kind = 5
+	KindInvalidRequest Kind = C.JSONRPC_KIND_INVALID_REQUEST
 	// KindRequest: a method string and an id that is a string, a number or
 	// null: "id": null makes a request, not a notification.
-	KindRequest Kind = 6
+	KindRequest Kind = C.JSONRPC_KIND_REQUEST
 	// KindNotification: a method string and no id member.
-	KindNotification Kind = 7
+	KindNotification Kind = C.JSONRPC_KIND_NOTIFICATION
 	// KindResponse: an id and no method; or neither, with an error member
 	// and a jsonrpc member of "2.0".
-	KindResponse Kind = 8
+	KindResponse Kind = C.JSONRPC_KIND_RESPONSE
 	// KindNotJSONRPC: any other object, such as a peer's JSON log line.
-	KindNotJSONRPC Kind = 9
+	KindNotJSONRPC Kind = C.JSONRPC_KIND_NOT_JSONRPC
 	// KindTooLong: a Line of a Reader over its limit (Line.TooLong), never
 	// held whole and carrying nothing else. Classify never gives it.
-	KindTooLong Kind = 10
+	KindTooLong Kind = C.JSONRPC_KIND_TOO_LONG
+	// KindInvalidResponse: a response the MCP profile refuses (SPEC §10.3),
+	// never answered; when its id is an MCP id it carries a Substitute.
+	// Only ProfileMCP gives it.
+	KindInvalidResponse Kind = C.JSONRPC_KIND_INVALID_RESPONSE
 )
 
 // String returns the kind's name as the library gives it, as the SPEC and
@@ -66,13 +76,13 @@ type IDKind uint32
 
 const (
 	// IDAbsent: no id member, or the line is not an object.
-	IDAbsent  IDKind = 0
-	IDNull    IDKind = 1
-	IDString  IDKind = 2
-	IDNumber  IDKind = 3
-	IDObject  IDKind = 4
-	IDArray   IDKind = 5
-	IDBoolean IDKind = 6
+	IDAbsent  IDKind = C.JSONRPC_ID_ABSENT
+	IDNull    IDKind = C.JSONRPC_ID_NULL
+	IDString  IDKind = C.JSONRPC_ID_STRING
+	IDNumber  IDKind = C.JSONRPC_ID_NUMBER
+	IDObject  IDKind = C.JSONRPC_ID_OBJECT
+	IDArray   IDKind = C.JSONRPC_ID_ARRAY
+	IDBoolean IDKind = C.JSONRPC_ID_BOOLEAN
 )
 
 // String returns the id kind's name as the library gives it: "absent",
@@ -92,10 +102,10 @@ type Role uint32
 const (
 	// RoleServer reads its client's input (an MCP server's stdin): anything
 	// unreadable is answered.
-	RoleServer Role = 1
+	RoleServer Role = C.JSONRPC_ROLE_SERVER
 	// RoleClient reads a server's output (a host reading a server's
 	// stdout): only a clearly broken request is answered.
-	RoleClient Role = 2
+	RoleClient Role = C.JSONRPC_ROLE_CLIENT
 )
 
 // String returns the role's name as the library gives it: "server" or
@@ -105,6 +115,86 @@ func (r Role) String() string {
 		return name
 	}
 	return "Role(" + strconv.FormatUint(uint64(r), 10) + ")"
+}
+
+// Profile is the rule set a line is read by (SPEC §10): JSON-RPC 2.0 alone
+// (ProfileJSONRPC, SPEC sections 1 to 7), or MCP (ProfileMCP), which adds
+// the rules of SPEC section 10 so that what it calls a message every
+// official MCP SDK reads. It is one explicit value per call: the profile's
+// methods (ProfileMCP.Classify, ProfileMCP.InvalidReply), WithProfile for a
+// Reader, and NewSession's parameter. The package-level Classify,
+// InvalidReply and a Reader made without WithProfile use ProfileJSONRPC.
+// The values are those of the C header's JsonRpcProfile; any other is
+// refused (see each function).
+type Profile uint32
+
+const (
+	// ProfileJSONRPC: JSON-RPC 2.0 alone, the default.
+	ProfileJSONRPC Profile = C.JSONRPC_PROFILE_JSONRPC
+	// ProfileMCP: JSON-RPC 2.0 as MCP narrows it; what the SDK transports
+	// use.
+	ProfileMCP Profile = C.JSONRPC_PROFILE_MCP
+)
+
+// String returns the profile's name as the library gives it: "jsonrpc" or
+// "mcp".
+func (p Profile) String() string {
+	if name := profileName(p); name != "" {
+		return name
+	}
+	return "Profile(" + strconv.FormatUint(uint64(p), 10) + ")"
+}
+
+// known reports whether the library knows p.
+func (p Profile) known() bool { return profileName(p) != "" }
+
+// Action is what to do with a line, as a Session decides it (SPEC §8 to
+// §10). The values are those of the C header's JsonRpcAction.
+type Action uint32
+
+const (
+	// ActionNone: not decided, the action of a Reader's lines.
+	ActionNone Action = C.JSONRPC_ACTION_NONE
+	// ActionForward: hand the line's bytes on, unchanged, with a LF.
+	ActionForward Action = C.JSONRPC_ACTION_FORWARD
+	// ActionAnswer: write the line's ActionText back to its sender,
+	// followed by a LF; nobody else sees the line.
+	ActionAnswer Action = C.JSONRPC_ACTION_ANSWER
+	// ActionSubstitute: hand on ActionText (an invalid_response's
+	// substitute) in the line's place.
+	ActionSubstitute Action = C.JSONRPC_ACTION_SUBSTITUTE
+	// ActionAttribute: hand on ActionText (the error that named no
+	// request, with the id of the one request outstanding put in) in the
+	// line's place.
+	ActionAttribute Action = C.JSONRPC_ACTION_ATTRIBUTE
+	// ActionDrop: nobody sees the line; log its Note.
+	ActionDrop Action = C.JSONRPC_ACTION_DROP
+	// ActionDivert: nobody sees the line but the log: what a server wrote
+	// to its stdout that is no message (read in RoleClient).
+	ActionDivert Action = C.JSONRPC_ACTION_DIVERT
+)
+
+// String returns the action's name as the library gives it, the one word
+// every log record and recording uses: "forwarded", "answered",
+// "substituted", "attributed", "dropped", "diverted"; ActionNone prints
+// as "Action(0)".
+func (a Action) String() string {
+	if name := actionName(a); name != "" {
+		return name
+	}
+	return "Action(" + strconv.FormatUint(uint64(a), 10) + ")"
+}
+
+// Decision is what a Session decided for one line outside a batch
+// (Session.Refused).
+type Decision struct {
+	Action Action
+	// Text is, for ActionAnswer, the reply to write back to the line's
+	// sender; for ActionSubstitute, the line to hand on instead; nil
+	// otherwise.
+	Text []byte
+	// Note says why, for a log record.
+	Note string
 }
 
 // Span is where a member's value stands in the line: Offset and Len in
@@ -130,7 +220,8 @@ func (s Span) In(line []byte) json.RawMessage {
 	return line[s.Offset:end:end]
 }
 
-// Classification is what a line is and what it carries (SPEC §3). Every
+// Classification is what a line is and what it carries (SPEC §3), by the
+// profile it was read by. Every
 // field is an ordinary Go value that the caller owns: nothing in it points
 // into the line or into C memory. Its text fields share one allocation.
 type Classification struct {
@@ -160,9 +251,16 @@ type Classification struct {
 	NamesNoRequest bool
 
 	// Reason is, for KindInvalidRequest, the reply's exact message; for
+	// KindInvalidResponse, the first MCP rule the response breaks; for
 	// KindParseError, what is wrong and at which byte; for KindNone after a
 	// failed call, why. It is "" otherwise.
 	Reason string
+
+	// Substitute is, for a KindInvalidResponse whose id is an MCP id, the
+	// error response to hand on in the line's place, so that the request
+	// it answers fails at once (SPEC §10.3); nil otherwise. Like the
+	// replies, it shares its allocation with the other texts.
+	Substitute []byte
 
 	// The spans of the top-level members' values in the line, so that a
 	// host can parse params (say) from its own buffer: see Span.In.

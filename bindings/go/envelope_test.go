@@ -73,7 +73,8 @@ func TestNames(t *testing.T) {
 	kinds := map[Kind]string{KindEmpty: "empty", KindParseError: "parse_error", KindBatch: "batch",
 		KindNotObject: "not_object", KindInvalidRequest: "invalid_request", KindRequest: "request",
 		KindNotification: "notification", KindResponse: "response", KindNotJSONRPC: "not_jsonrpc",
-		KindTooLong: "too_long", KindNone: "Kind(0)", Kind(11): "Kind(11)", Kind(1 << 31): "Kind(2147483648)"}
+		KindTooLong: "too_long", KindInvalidResponse: "invalid_response", KindNone: "Kind(0)", Kind(12): "Kind(12)",
+		Kind(1 << 31): "Kind(2147483648)"}
 	for k, want := range kinds {
 		if k.String() != want {
 			t.Errorf("Kind %d: %q, want %q", uint32(k), k.String(), want)
@@ -88,6 +89,40 @@ func TestNames(t *testing.T) {
 	}
 	if RoleServer.String() != "server" || RoleClient.String() != "client" || Role(0).String() != "Role(0)" {
 		t.Errorf("role names")
+	}
+	if ProfileJSONRPC.String() != "jsonrpc" || ProfileMCP.String() != "mcp" || Profile(0).String() != "Profile(0)" ||
+		Profile(3).String() != "Profile(3)" {
+		t.Errorf("profile names")
+	}
+	actions := map[Action]string{ActionForward: "forwarded", ActionAnswer: "answered", ActionSubstitute: "substituted",
+		ActionAttribute: "attributed", ActionDrop: "dropped", ActionDivert: "diverted", ActionNone: "Action(0)",
+		Action(7): "Action(7)"}
+	for a, want := range actions {
+		if a.String() != want {
+			t.Errorf("Action %d: %q, want %q", uint32(a), a.String(), want)
+		}
+	}
+	// Only requests, notifications and responses are messages.
+	for k := KindNone; k <= KindInvalidResponse+1; k++ {
+		want := k == KindRequest || k == KindNotification || k == KindResponse
+		if k.IsMessage() != want {
+			t.Errorf("%v.IsMessage() = %v", k, k.IsMessage())
+		}
+	}
+}
+
+func TestUnknownProfile(t *testing.T) {
+	for _, p := range []Profile{0, 3, 1 << 31} {
+		c := p.Classify([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if c.Kind != KindNone || c.Reason == "" || c.ID != nil || c.Reply(RoleServer) != nil {
+			t.Errorf("%v.Classify: %s", p, describe(&c))
+		}
+		mustPanic(t, p.String()+".InvalidReply", func() { p.InvalidReply([]byte("x"), RoleServer) })
+		rd := NewReader(strings.NewReader("{}\n"), WithProfile(p))
+		if _, err := rd.Next(); err == nil || !strings.Contains(err.Error(), "unknown profile") {
+			t.Errorf("Reader with %v: %v", p, err)
+		}
+		rd.Close()
 	}
 }
 
@@ -186,9 +221,16 @@ func TestScratchBoundary(t *testing.T) {
 			`{"jsonrpc":"2.0","id":` + id + `,"method":7}`,
 			// The id and the method: past 512 bytes from n = 10 or so on.
 			`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"}`,
+			// By the MCP profile, the reason and a substitute that echoes
+			// the id: past 512 bytes from n = 270 or so on.
+			`{"jsonrpc":"2.0","id":` + id + `,"result":[]}`,
 		}
 		for i, line := range lines {
-			c := Classify([]byte(line))
+			p := ProfileJSONRPC
+			if i == 2 {
+				p = ProfileMCP
+			}
+			c := p.Classify([]byte(line))
 			switch {
 			case string(c.ID) != id || !bytes.Equal(c.ID, c.IDSpan.In([]byte(line))):
 				t.Fatalf("n=%d line %d: id of %d bytes, want %d", n, i, len(c.ID), len(id))
@@ -198,9 +240,12 @@ func TestScratchBoundary(t *testing.T) {
 			case i == 1 && (c.Kind != KindRequest || !c.HasMethod || c.Method != method || c.Reason != "" ||
 				c.Reply(RoleServer) != nil):
 				t.Fatalf("n=%d: %.200s", n, describe(&c))
+			case i == 2 && (c.Kind != KindInvalidResponse || c.Reason == "" || c.Reply(RoleServer) != nil ||
+				c.Reply(RoleClient) != nil || !bytes.Contains(c.Substitute, []byte(`"id":`+id+`,`))):
+				t.Fatalf("n=%d: %.200s", n, describe(&c))
 			}
 			for _, role := range []Role{RoleServer, RoleClient} {
-				if reply, _ := InvalidReply([]byte(line), role); !bytes.Equal(reply, c.Reply(role)) {
+				if reply, _ := p.InvalidReply([]byte(line), role); !bytes.Equal(reply, c.Reply(role)) {
 					t.Fatalf("n=%d line %d: InvalidReply(%v) differs from the classification's", n, i, role)
 				}
 			}
@@ -209,6 +254,8 @@ func TestScratchBoundary(t *testing.T) {
 	}
 	got, _ := readAll(t, bytes.NewReader(data))
 	sameEvents(t, "scratch boundary", got, expected(data, DefaultMaxLine))
+	got, _ = readAll(t, bytes.NewReader(data), WithProfile(ProfileMCP))
+	sameEvents(t, "scratch boundary, MCP", got, expectedBy(ProfileMCP, data, DefaultMaxLine))
 }
 
 // TestInputNotKept checks that results do not alias the input: changing the

@@ -135,3 +135,49 @@ func ExampleReader_Next_tooLong() {
 	// line 1: too_long, 236 bytes, skipped; owes ""
 	// line 2: request 2 true
 }
+
+func ExampleProfile_Classify() {
+	// The MCP profile narrows JSON-RPC 2.0: a result must be an object.
+	line := []byte(`{"jsonrpc":"2.0","id":7,"result":[]}`)
+	c := envelope.ProfileMCP.Classify(line)
+	fmt.Println(envelope.Classify(line).Kind, c.Kind)
+	fmt.Println(c.Reason)
+	fmt.Printf("%s\n", c.Substitute)
+	// Output:
+	// response invalid_response
+	// Invalid Response: the result must be an object, not an array
+	// {"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Internal error: the peer's response to this request is not valid MCP"}}
+}
+
+func ExampleSession() {
+	// A host reading its server's stdout (role client), by the MCP profile.
+	s, err := envelope.NewSession(envelope.RoleClient, envelope.ProfileMCP, 0)
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+	// Every line written to the server is told to the session.
+	if err := s.Sent([]byte(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{}}`)); err != nil {
+		panic(err)
+	}
+	lines, err := s.Feed([]byte("Server listening on port 3000\n" +
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"read-only"}}` + "\n"))
+	if err != nil {
+		panic(err)
+	}
+	for _, ln := range lines {
+		switch ln.Action {
+		case envelope.ActionForward:
+			fmt.Printf("hand on %s\n", ln.Bytes)
+		case envelope.ActionSubstitute, envelope.ActionAttribute:
+			fmt.Printf("%v: hand on %s\n", ln.Action, ln.ActionText)
+		case envelope.ActionAnswer:
+			fmt.Printf("%v: write back %s\n", ln.Action, ln.ActionText)
+		default: // dropped or diverted: log it, with ln.Note, the library's why
+			fmt.Printf("%v line %d: %s\n", ln.Action, ln.Number, envelope.LogValue(ln.Bytes))
+		}
+	}
+	// Output:
+	// diverted line 1: Server listening on port 3000
+	// attributed: hand on {"jsonrpc":"2.0","id":"init","error":{"code":-32000,"message":"read-only"}}
+}

@@ -14,10 +14,15 @@ import (
 // at its span; a reply, when there is one, is valid JSON whose id is the
 // line's id text or null; InvalidReply agrees with the classification;
 // LogValue is one safe line; and a Reader over the input as a stream gives
-// what Classify gives for each of its lines. Seeded from the vectors.
+// what Classify gives for each of its lines. The same by the MCP profile,
+// whose substitute, when there is one, is the error response of SPEC
+// §10.3 with the line's id; and a Session in either role decides every
+// line of the input. Seeded from the vectors.
 func FuzzClassify(f *testing.F) {
-	for _, in := range envelopeInputs(f) {
-		f.Add(in)
+	for _, file := range vectorFiles {
+		for _, in := range vectorInputs(f, file.name) {
+			f.Add(in)
+		}
 	}
 	for _, v := range readJSONL[logValueVector](f, "log_value.jsonl") {
 		if v.Input != nil {
@@ -33,46 +38,124 @@ func FuzzClassify(f *testing.F) {
 		if c.Kind < KindEmpty || c.Kind > KindNotJSONRPC {
 			t.Fatalf("kind %v (reason %q)", c.Kind, c.Reason)
 		}
-		if c.IDKind > IDBoolean {
-			t.Fatalf("id kind %v", c.IDKind)
+		if c.Substitute != nil {
+			t.Fatalf("a substitute by the JSON-RPC profile: %q", c.Substitute)
 		}
-		for i, s := range spansOf(&c) {
-			if s.Len < 0 || s.Offset < 0 || s.Offset+s.Len > len(line) {
-				t.Fatalf("span %s %v outside a line of %d bytes", spanNames[i], s, len(line))
-			}
-			if s.Present() != (s.In(line) != nil) {
-				t.Fatalf("span %s %v: In gives %q", spanNames[i], s, s.In(line))
-			}
+		checkProfile(t, ProfileJSONRPC, line, &c)
+		m := ProfileMCP.Classify(line)
+		if m.Kind < KindEmpty || m.Kind > KindInvalidResponse || m.Kind == KindTooLong {
+			t.Fatalf("MCP kind %v (reason %q)", m.Kind, m.Reason)
 		}
-		if (c.ID != nil) != (c.IDKind != IDAbsent) || (c.ID != nil && !bytes.Equal(c.ID, c.IDSpan.In(line))) {
-			t.Fatalf("id %q (%v) is not the line's text at %v", c.ID, c.IDKind, c.IDSpan)
+		// The MCP profile only narrows: what it calls a message, the
+		// JSON-RPC profile calls the same.
+		if m.Kind.IsMessage() && m.Kind != c.Kind {
+			t.Fatalf("MCP kind %v, JSON-RPC kind %v", m.Kind, c.Kind)
 		}
-		if c.HasMethod && !c.MethodSpan.Present() {
-			t.Fatalf("a method %q without a span", c.Method)
+		if m.Substitute != nil {
+			checkSubstitute(t, &m)
 		}
-		for _, role := range []Role{RoleServer, RoleClient} {
-			reply := c.Reply(role)
-			if reply != nil {
-				checkReply(t, &c, reply)
-			}
-			again, ok := InvalidReply(line, role)
-			if ok != (reply != nil) || !bytes.Equal(again, reply) {
-				t.Fatalf("InvalidReply(%v) = %q, %v; the classification has %q", role, again, ok, reply)
-			}
-		}
+		checkProfile(t, ProfileMCP, line, &m)
 		checkLogValue(t, LogValue(line))
+		checkSessions(t, line)
+	})
+}
 
-		want := expected(line, 64)
-		got, _ := readAll(t, bytes.NewReader(line), WithMaxLine(64), WithReadSize(16))
-		if len(got) != len(want) {
-			t.Fatalf("Reader: %d lines, want %d", len(got), len(want))
+// checkProfile checks what must hold for c, the classification of line by
+// p.
+func checkProfile(t *testing.T, p Profile, line []byte, c *Classification) {
+	t.Helper()
+	if c.IDKind > IDBoolean {
+		t.Fatalf("id kind %v", c.IDKind)
+	}
+	for i, s := range spansOf(c) {
+		if s.Len < 0 || s.Offset < 0 || s.Offset+s.Len > len(line) {
+			t.Fatalf("span %s %v outside a line of %d bytes", spanNames[i], s, len(line))
 		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("Reader line %d: %v, want %v", i+1, got[i], want[i])
+		if s.Present() != (s.In(line) != nil) {
+			t.Fatalf("span %s %v: In gives %q", spanNames[i], s, s.In(line))
+		}
+	}
+	if (c.ID != nil) != (c.IDKind != IDAbsent) || (c.ID != nil && !bytes.Equal(c.ID, c.IDSpan.In(line))) {
+		t.Fatalf("id %q (%v) is not the line's text at %v", c.ID, c.IDKind, c.IDSpan)
+	}
+	if c.HasMethod && !c.MethodSpan.Present() {
+		t.Fatalf("a method %q without a span", c.Method)
+	}
+	for _, role := range []Role{RoleServer, RoleClient} {
+		reply := c.Reply(role)
+		if reply != nil {
+			checkReply(t, c, reply)
+		}
+		again, ok := p.InvalidReply(line, role)
+		if ok != (reply != nil) || !bytes.Equal(again, reply) {
+			t.Fatalf("InvalidReply(%v) = %q, %v; the classification has %q", role, again, ok, reply)
+		}
+	}
+	want := expectedBy(p, line, 64)
+	got, _ := readAll(t, bytes.NewReader(line), WithMaxLine(64), WithReadSize(16), WithProfile(p))
+	if len(got) != len(want) {
+		t.Fatalf("Reader: %d lines, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("Reader line %d: %v, want %v", i+1, got[i], want[i])
+		}
+	}
+}
+
+// checkSubstitute checks that an MCP classification's substitute is the
+// error response of SPEC §10.3 for its id, which is a string or a number.
+func checkSubstitute(t *testing.T, c *Classification) {
+	t.Helper()
+	want := `{"jsonrpc":"2.0","id":` + string(c.ID) +
+		`,"error":{"code":-32603,"message":"Internal error: the peer's response to this request is not valid MCP"}}`
+	if c.Kind != KindInvalidResponse || (c.IDKind != IDString && c.IDKind != IDNumber) || string(c.Substitute) != want {
+		t.Fatalf("%v with id %q (%v) has the substitute %q", c.Kind, c.ID, c.IDKind, c.Substitute)
+	}
+}
+
+// checkSessions feeds line, as a stream, to a session of each role and
+// profile, 16 bytes at a time: every line gets an action, and the text of
+// an answer is the line's reply.
+func checkSessions(t *testing.T, line []byte) {
+	t.Helper()
+	for _, p := range []Profile{ProfileJSONRPC, ProfileMCP} {
+		for _, role := range []Role{RoleServer, RoleClient} {
+			s, err := NewSession(role, p, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []Line
+			for rest := line; len(rest) > 0; rest = rest[min(16, len(rest)):] {
+				lines, err := s.Feed(rest[:min(16, len(rest))])
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, lines...)
+			}
+			last, err := s.End()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, last...)
+			s.Close()
+			if want := expectedBy(p, line, 64); len(got) != len(want) {
+				t.Fatalf("%v %v session: %d lines, want %d", p, role, len(got), len(want))
+			}
+			for _, ln := range got {
+				switch {
+				case ln.Action < ActionForward || ln.Action > ActionDivert:
+					t.Fatalf("%v %v session: action %v for %v", p, role, ln.Action, ln.Kind)
+				case ln.Action == ActionForward && !ln.Kind.IsMessage():
+					t.Fatalf("%v %v session: forwarded a line of kind %v", p, role, ln.Kind)
+				case ln.Action == ActionAnswer && !bytes.Equal(ln.ActionText, ln.Reply(role)):
+					t.Fatalf("%v %v session: answered %q, the line's reply is %q", p, role, ln.ActionText, ln.Reply(role))
+				case ln.Action == ActionSubstitute || ln.Action == ActionAttribute:
+					t.Fatalf("%v %v session: %v with nothing outstanding", p, role, ln.Action)
+				}
 			}
 		}
-	})
+	}
 }
 
 // checkReply checks that reply is one JSON-RPC error response, on one line,

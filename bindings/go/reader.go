@@ -35,7 +35,17 @@ func WithReadSize(n int) Option {
 	}
 }
 
-// Line is one line of a stream and what it is.
+// WithProfile sets the profile the Reader classifies lines by (SPEC §10);
+// without it, ProfileJSONRPC. A profile the library does not know makes
+// Next return an error.
+func WithProfile(p Profile) Option {
+	return func(r *Reader) {
+		r.profile = p
+	}
+}
+
+// Line is one line of a stream and what it is; a Session's lines also
+// carry what to do with it.
 type Line struct {
 	// Number counts the stream's lines from 1, too-long lines included.
 	Number uint64
@@ -50,9 +60,20 @@ type Line struct {
 	// KindTooLong. It was skipped as it arrived, never held whole; it
 	// carries nothing else, and it gets no reply in either role.
 	TooLong bool
-	// Classification is what the line is and carries, as Classify gives it;
-	// its spans count from the line's first byte, and unlike Bytes it stays
-	// valid after the next call to Next.
+	// Action is what to do with the line, for a Session's line (SPEC §8 to
+	// §10); ActionNone for a Reader's.
+	Action Action
+	// ActionText is, for ActionAnswer, the reply to write back to the
+	// line's sender; for ActionSubstitute and ActionAttribute, the line to
+	// hand on in this one's place; nil otherwise. The caller's, like the
+	// Classification.
+	ActionText []byte
+	// Note says why, for every action but ActionForward and ActionNone: a
+	// fixed text of the library's, for a log record.
+	Note string
+	// Classification is what the line is and carries, as the profile's
+	// Classify gives it; its spans count from the line's first byte, and
+	// unlike Bytes it stays valid after the next call to Next.
 	Classification
 }
 
@@ -66,8 +87,9 @@ var errBadRead = errors.New("envelope: io.Reader returned an invalid count")
 // gives up with io.ErrNoProgress, as bufio does.
 const maxEmptyReads = 100
 
-// Reader reads lines from a stream and classifies them, with the library's
-// stream reader (jsonrpc_reader_*, SPEC §6), which decides where lines end,
+// Reader reads lines from a stream and classifies them by its profile
+// (WithProfile; ProfileJSONRPC by default), with the library's stream reader
+// (jsonrpc_reader_*, SPEC §6), which decides where lines end,
 // what is too long, and what it holds: every chunk read from the io.Reader
 // goes to the library in one call, which hands back the lines it completed.
 //
@@ -82,25 +104,26 @@ type Reader struct {
 	r        io.Reader
 	maxLine  int
 	readSize int
+	profile  Profile
 
-	s      *stream
-	chunk  []byte // what each read fills
-	next   int    // the next item of the last batch that Next returns
-	strOff int    // where its strings begin in the batch's strings
+	s     *stream
+	chunk []byte // what each read fills
+	next  int    // the next item of the last batch that Next returns
 
 	eof     bool  // the io.Reader said io.EOF
 	err     error // returned once the items are: io.EOF or a failure
 	empties int   // reads in a row that returned nothing
 }
 
-// NewReader returns a Reader of the lines of r.
+// NewReader returns a Reader of the lines of r, classified by
+// ProfileJSONRPC unless WithProfile says otherwise.
 func NewReader(r io.Reader, opts ...Option) *Reader {
-	rd := &Reader{r: r, readSize: DefaultReadSize}
+	rd := &Reader{r: r, readSize: DefaultReadSize, profile: ProfileJSONRPC}
 	for _, opt := range opts {
 		opt(rd)
 	}
 	rd.chunk = make([]byte, rd.readSize)
-	rd.s, rd.err = newStream(rd.maxLine, rd.readSize)
+	rd.s, rd.err = newStream(rd.maxLine, rd.readSize, rd.profile)
 	return rd
 }
 
@@ -115,8 +138,7 @@ func (r *Reader) Next() (Line, error) {
 		}
 		r.fill()
 	}
-	var l Line
-	r.strOff += l.set(&r.s.items[r.next], r.s.bytes, r.s.strs[r.strOff:])
+	l := r.s.items[r.next]
 	r.next++
 	return l, nil
 }
@@ -134,7 +156,7 @@ func (r *Reader) Close() error {
 // fill makes one read and hands what it read to the library, or ends the
 // stream after io.EOF. It leaves lines to return, or sets r.err, or both.
 func (r *Reader) fill() {
-	r.s.items, r.next, r.strOff = r.s.items[:0], 0, 0
+	r.s.items, r.next = r.s.items[:0], 0
 	if r.eof {
 		r.stop(r.s.end(), io.EOF)
 		return

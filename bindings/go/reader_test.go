@@ -34,10 +34,10 @@ func (e event) String() string {
 
 // describe renders every field of a classification, replies included.
 func describe(c *Classification) string {
-	return fmt.Sprintf("%v %v id=%q(%v) method=%q(%v) %v%v%v%v reason=%q spans=%v server=%q client=%q",
+	return fmt.Sprintf("%v %v id=%q(%v) method=%q(%v) %v%v%v%v reason=%q spans=%v server=%q client=%q substitute=%q",
 		c.Kind, c.IDKind, c.ID, c.ID == nil, c.Method, c.HasMethod,
 		c.JSONRPC20, c.HasResult, c.HasError, c.NamesNoRequest, c.Reason, spansOf(c),
-		c.Reply(RoleServer), c.Reply(RoleClient))
+		c.Reply(RoleServer), c.Reply(RoleClient), c.Substitute)
 }
 
 // readAll returns every event a Reader gives for r, and its final error.
@@ -57,10 +57,12 @@ func readAll(t testing.TB, r io.Reader, opts ...Option) ([]event, error) {
 		switch {
 		case ln.TooLong != (ln.Kind == KindTooLong):
 			t.Errorf("TooLong %v with kind %v", ln.TooLong, ln.Kind)
-		case ln.TooLong && (ln.Bytes != nil || ln.Reply(RoleServer) != nil || ln.Reply(RoleClient) != nil):
+		case ln.TooLong && (ln.Bytes != nil || ln.Reply(RoleServer) != nil || ln.Reply(RoleClient) != nil || ln.Substitute != nil):
 			t.Errorf("a too-long line carries more than its length: %+v", ln)
 		case !ln.TooLong && ln.Len != len(ln.Bytes):
 			t.Errorf("Len %d != len(Bytes) %d", ln.Len, len(ln.Bytes))
+		case ln.Action != ActionNone || ln.ActionText != nil || ln.Note != "":
+			t.Errorf("a Reader's line with an action: %v %q %q", ln.Action, ln.ActionText, ln.Note)
 		}
 		out = append(out, event{number: ln.Number, line: string(ln.Bytes), len: ln.Len, tooLong: ln.TooLong,
 			class: describe(&ln.Classification)})
@@ -68,22 +70,28 @@ func readAll(t testing.TB, r io.Reader, opts ...Option) ([]event, error) {
 }
 
 // expected is what a Reader must give for data with the line limit
-// maxLine: every LF-separated piece (and a last one without LF, if not
-// empty) classified alone, or reported too long, numbered from 1.
+// maxLine, by the JSON-RPC profile: every LF-separated piece (and a last
+// one without LF, if not empty) classified alone, or reported too long,
+// numbered from 1.
 func expected(data []byte, maxLine int) []event {
+	return expectedBy(ProfileJSONRPC, data, maxLine)
+}
+
+// expectedBy is expected by the profile p.
+func expectedBy(p Profile, data []byte, maxLine int) []event {
 	pieces := bytes.Split(data, []byte("\n"))
 	if len(pieces[len(pieces)-1]) == 0 {
 		pieces = pieces[:len(pieces)-1]
 	}
 	out := make([]event, 0, len(pieces))
-	for i, p := range pieces {
+	for i, piece := range pieces {
 		number := uint64(i + 1)
-		if len(p) > maxLine {
-			out = append(out, event{number: number, len: len(p), tooLong: true, class: describe(&Classification{Kind: KindTooLong})})
+		if len(piece) > maxLine {
+			out = append(out, event{number: number, len: len(piece), tooLong: true, class: describe(&Classification{Kind: KindTooLong})})
 			continue
 		}
-		c := Classify(p)
-		out = append(out, event{number: number, line: string(p), len: len(p), class: describe(&c)})
+		c := p.Classify(piece)
+		out = append(out, event{number: number, line: string(piece), len: len(piece), class: describe(&c)})
 	}
 	return out
 }
@@ -104,7 +112,20 @@ func sameEvents(t *testing.T, what string, got, want []event) {
 // vectorStream is every envelope vector's input joined by LF (some inputs
 // hold LFs of their own, and so become several lines).
 func vectorStream(t testing.TB) []byte {
-	return bytes.Join(envelopeInputs(t), []byte("\n"))
+	return vectorStreamOf(t, vectorFiles[0])
+}
+
+// vectorStreamOf is the same for the vectors of f.
+func vectorStreamOf(t testing.TB, f vectorFile) []byte {
+	return bytes.Join(vectorInputs(t, f.name), []byte("\n"))
+}
+
+// forEachFile runs test for each vector file, with its profile's Reader
+// option.
+func forEachFile(t *testing.T, test func(t *testing.T, f vectorFile, opt Option)) {
+	for _, f := range vectorFiles {
+		t.Run(f.profile.String(), func(t *testing.T) { test(t, f, WithProfile(f.profile)) })
+	}
 }
 
 // chunks returns data's bytes n at a time (the last read may be shorter).
@@ -128,38 +149,46 @@ func fixed(data []byte, n int) io.Reader {
 }
 
 func TestReaderWhole(t *testing.T) {
+	forEachFile(t, func(t *testing.T, f vectorFile, opt Option) {
+		data := vectorStreamOf(t, f)
+		want := expectedBy(f.profile, data, DefaultMaxLine)
+		got, err := readAll(t, bytes.NewReader(data), opt)
+		if err != io.EOF {
+			t.Fatalf("final error %v, want io.EOF", err)
+		}
+		sameEvents(t, "whole", got, want)
+		// With a trailing LF: the same lines.
+		got, _ = readAll(t, bytes.NewReader(append(bytes.Clone(data), '\n')), opt)
+		sameEvents(t, "whole with LF", got, want)
+	})
+	// Without WithProfile: the JSON-RPC profile's.
 	data := vectorStream(t)
-	want := expected(data, DefaultMaxLine)
-	got, err := readAll(t, bytes.NewReader(data))
-	if err != io.EOF {
-		t.Fatalf("final error %v, want io.EOF", err)
-	}
-	sameEvents(t, "whole", got, want)
-	// With a trailing LF: the same lines.
-	got, _ = readAll(t, bytes.NewReader(append(bytes.Clone(data), '\n')))
-	sameEvents(t, "whole with LF", got, want)
+	got, _ := readAll(t, bytes.NewReader(data))
+	sameEvents(t, "default profile", got, expected(data, DefaultMaxLine))
 }
 
 // TestReaderChunks feeds the vector stream through readers that return 1
 // to 70 bytes at a time, so that every line is cut at every place, and a
 // Reader whose own read size is small.
 func TestReaderChunks(t *testing.T) {
-	data := vectorStream(t)
-	want := expected(data, DefaultMaxLine)
-	for n := 1; n <= 70; n++ {
-		got, err := readAll(t, fixed(data, n))
-		if err != io.EOF {
-			t.Fatalf("%d bytes at a time: final error %v", n, err)
+	forEachFile(t, func(t *testing.T, f vectorFile, opt Option) {
+		data := vectorStreamOf(t, f)
+		want := expectedBy(f.profile, data, DefaultMaxLine)
+		for n := 1; n <= 70; n++ {
+			got, err := readAll(t, fixed(data, n), opt)
+			if err != io.EOF {
+				t.Fatalf("%d bytes at a time: final error %v", n, err)
+			}
+			sameEvents(t, fmt.Sprintf("%d bytes at a time", n), got, want)
 		}
-		sameEvents(t, fmt.Sprintf("%d bytes at a time", n), got, want)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	got, _ := readAll(t, &chunks{data: data, n: func() int { return 1 + rng.IntN(64) }})
-	sameEvents(t, "1..64 bytes at random", got, want)
-	got, _ = readAll(t, iotest.DataErrReader(fixed(data, 7)))
-	sameEvents(t, "EOF with the last data", got, want)
-	got, _ = readAll(t, bytes.NewReader(data), WithReadSize(3))
-	sameEvents(t, "read size 3", got, want)
+		rng := rand.New(rand.NewPCG(1, 2))
+		got, _ := readAll(t, &chunks{data: data, n: func() int { return 1 + rng.IntN(64) }}, opt)
+		sameEvents(t, "1..64 bytes at random", got, want)
+		got, _ = readAll(t, iotest.DataErrReader(fixed(data, 7)), opt)
+		sameEvents(t, "EOF with the last data", got, want)
+		got, _ = readAll(t, bytes.NewReader(data), WithReadSize(3), opt)
+		sameEvents(t, "read size 3", got, want)
+	})
 }
 
 // TestReaderEveryCut splits a capture in two reads at every byte.
@@ -339,66 +368,70 @@ func (d *dataAndError) Read(p []byte) (int, error) {
 // TestReaderLinesStayValid checks that a line's classification outlives
 // the next call to Next, while its bytes are the buffer's.
 func TestReaderLinesStayValid(t *testing.T) {
-	data := vectorStream(t)
-	rd := NewReader(fixed(data, 13), WithReadSize(64))
-	var kept []Classification
-	for {
-		ln, err := rd.Next()
-		if err != nil {
-			break
+	forEachFile(t, func(t *testing.T, f vectorFile, opt Option) {
+		data := vectorStreamOf(t, f)
+		rd := NewReader(fixed(data, 13), WithReadSize(64), opt)
+		var kept []Classification
+		for {
+			ln, err := rd.Next()
+			if err != nil {
+				break
+			}
+			kept = append(kept, ln.Classification)
 		}
-		kept = append(kept, ln.Classification)
-	}
-	want := expected(data, DefaultMaxLine)
-	if len(kept) != len(want) {
-		t.Fatalf("%d lines, want %d", len(kept), len(want))
-	}
-	for i := range kept {
-		if got := describe(&kept[i]); got != want[i].class {
-			t.Fatalf("line %d after reading on: %s, want %s", i+1, got, want[i].class)
+		want := expectedBy(f.profile, data, DefaultMaxLine)
+		if len(kept) != len(want) {
+			t.Fatalf("%d lines, want %d", len(kept), len(want))
 		}
-	}
+		for i := range kept {
+			if got := describe(&kept[i]); got != want[i].class {
+				t.Fatalf("line %d after reading on: %s, want %s", i+1, got, want[i].class)
+			}
+		}
+	})
 }
 
 // TestConcurrent runs Classify, InvalidReply, LogValue and Readers from
 // many goroutines at once (run with -race).
 func TestConcurrent(t *testing.T) {
-	inputs := envelopeInputs(t)
-	want := make([]string, len(inputs))
-	for i, in := range inputs {
-		c := Classify(in)
-		want[i] = describe(&c)
-	}
-	data := vectorStream(t)
-	wantStream := expected(data, DefaultMaxLine)
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for round := range 5 {
-				for i, in := range inputs {
-					c := Classify(in)
-					if got := describe(&c); got != want[i] {
-						t.Errorf("goroutine %d: %s, want %s", g, got, want[i])
+	forEachFile(t, func(t *testing.T, f vectorFile, opt Option) {
+		inputs := vectorInputs(t, f.name)
+		want := make([]string, len(inputs))
+		for i, in := range inputs {
+			c := f.profile.Classify(in)
+			want[i] = describe(&c)
+		}
+		data := vectorStreamOf(t, f)
+		wantStream := expectedBy(f.profile, data, DefaultMaxLine)
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for round := range 5 {
+					for i, in := range inputs {
+						c := f.profile.Classify(in)
+						if got := describe(&c); got != want[i] {
+							t.Errorf("goroutine %d: %s, want %s", g, got, want[i])
+							return
+						}
+						reply, _ := f.profile.InvalidReply(in, RoleServer)
+						if !bytes.Equal(reply, c.Reply(RoleServer)) {
+							t.Errorf("goroutine %d: InvalidReply differs", g)
+							return
+						}
+						_ = LogValue(in)
+					}
+					got, _ := readAll(t, fixed(data, 1+g*7+round), opt)
+					if len(got) != len(wantStream) {
+						t.Errorf("goroutine %d: reader gave %d lines", g, len(got))
 						return
 					}
-					reply, _ := InvalidReply(in, RoleServer)
-					if !bytes.Equal(reply, c.Reply(RoleServer)) {
-						t.Errorf("goroutine %d: InvalidReply differs", g)
-						return
-					}
-					_ = LogValue(in)
 				}
-				got, _ := readAll(t, fixed(data, 1+g*7+round))
-				if len(got) != len(wantStream) {
-					t.Errorf("goroutine %d: reader gave %d lines", g, len(got))
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+			}()
+		}
+		wg.Wait()
+	})
 }
 
 // TestReaderHugeLimit: a limit of math.MaxInt reaches the library intact,
@@ -478,8 +511,12 @@ func TestReaderFree(t *testing.T) {
 // one freed already (a double free would crash the test).
 func TestReaderCleanup(t *testing.T) {
 	data := vectorStream(t)
+	mcp := vectorStreamOf(t, vectorFiles[1])
 	for i := range 200 {
 		rd := NewReader(fixed(data, 1+i%70))
+		if i%2 == 1 {
+			rd = NewReader(fixed(mcp, 1+i%70), WithProfile(ProfileMCP))
+		}
 		for range i % 5 {
 			if _, err := rd.Next(); err != nil {
 				break

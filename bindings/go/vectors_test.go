@@ -14,8 +14,18 @@ import (
 // tests pass byte for byte.
 var vectorsDir = filepath.Join("..", "..", "tests", "vectors")
 
-// envelopeVector is one line of tests/vectors/envelope.jsonl (see its
-// README): null fields decode as nil pointers.
+// vectorFile is a file of classification vectors and the profile its
+// records are classified by: envelope.jsonl by the JSON-RPC profile,
+// mcp.jsonl (the same fields, and substitute) by the MCP profile.
+type vectorFile struct {
+	name    string
+	profile Profile
+}
+
+var vectorFiles = []vectorFile{{"envelope.jsonl", ProfileJSONRPC}, {"mcp.jsonl", ProfileMCP}}
+
+// envelopeVector is one line of tests/vectors/envelope.jsonl or mcp.jsonl
+// (see their README): null fields decode as nil pointers.
 type envelopeVector struct {
 	Name           string            `json:"name"`
 	Line           *string           `json:"line"`
@@ -32,6 +42,7 @@ type envelopeVector struct {
 	Reason         *string           `json:"reason"`
 	ReplyServer    *string           `json:"reply_server"`
 	ReplyClient    *string           `json:"reply_client"`
+	Substitute     *string           `json:"substitute"` // mcp.jsonl only; never there by JSON-RPC
 }
 
 func (v *envelopeVector) input(t testing.TB) []byte {
@@ -91,8 +102,13 @@ func readJSONL[T any](t testing.TB, name string) []T {
 
 // envelopeInputs is the input of every envelope vector.
 func envelopeInputs(t testing.TB) [][]byte {
+	return vectorInputs(t, "envelope.jsonl")
+}
+
+// vectorInputs is the input of every vector of a file.
+func vectorInputs(t testing.TB, file string) [][]byte {
 	var out [][]byte
-	for _, v := range readJSONL[envelopeVector](t, "envelope.jsonl") {
+	for _, v := range readJSONL[envelopeVector](t, file) {
 		out = append(out, v.input(t))
 	}
 	return out
@@ -170,24 +186,62 @@ func checkVector(t *testing.T, v *envelopeVector, line []byte, c *Classification
 			t.Errorf("reply_%v = %q, want %q", role, got, *want)
 		}
 	}
+	switch {
+	case v.Substitute == nil && c.Substitute != nil:
+		t.Errorf("substitute = %q, want none", c.Substitute)
+	case v.Substitute != nil && (c.Substitute == nil || string(c.Substitute) != *v.Substitute):
+		t.Errorf("substitute = %q, want %q", c.Substitute, *v.Substitute)
+	}
 }
 
+// TestEnvelopeVectors checks envelope.jsonl by the JSON-RPC profile (the
+// package-level functions, and a Reader without WithProfile).
 func TestEnvelopeVectors(t *testing.T) {
-	vectors := readJSONL[envelopeVector](t, "envelope.jsonl")
+	testVectors(t, vectorFiles[0], true)
+}
+
+// TestMCPVectors checks mcp.jsonl by the MCP profile.
+func TestMCPVectors(t *testing.T) {
+	testVectors(t, vectorFiles[1], false)
+}
+
+// testVectors checks every vector of f through Classify, InvalidReply and a
+// Reader, by f's profile: through the package-level defaults when
+// defaults is set (f is the JSON-RPC profile's), and through the
+// profile's methods and WithProfile in any case.
+func testVectors(t *testing.T, f vectorFile, defaults bool) {
+	vectors := readJSONL[envelopeVector](t, f.name)
+	substitutes := 0
 	for i := range vectors {
 		v := &vectors[i]
+		if v.Substitute != nil {
+			substitutes++
+		}
 		t.Run(v.Name, func(t *testing.T) {
 			line := v.input(t)
-			c := Classify(line)
+			c := f.profile.Classify(line)
 			checkVector(t, v, line, &c)
+			if defaults {
+				d := Classify(line)
+				checkVector(t, v, line, &d)
+			}
 			for _, role := range []Role{RoleServer, RoleClient} {
-				reply, ok := InvalidReply(line, role)
+				reply, ok := f.profile.InvalidReply(line, role)
 				if want := c.Reply(role); ok != (want != nil) || !bytes.Equal(reply, want) {
 					t.Errorf("InvalidReply(%v) = %q, %v; the classification's reply is %q", role, reply, ok, want)
 				}
+				if defaults {
+					reply, ok := InvalidReply(line, role)
+					if want := c.Reply(role); ok != (want != nil) || !bytes.Equal(reply, want) {
+						t.Errorf("package InvalidReply(%v) = %q, %v; the classification's reply is %q", role, reply, ok, want)
+					}
+				}
 			}
 			// The same line through the Reader, alone in a stream.
-			rd := NewReader(bytes.NewReader(line))
+			rd := NewReader(bytes.NewReader(line), WithProfile(f.profile))
+			if defaults {
+				rd = NewReader(bytes.NewReader(line))
+			}
 			if !bytes.Contains(line, []byte("\n")) && len(line) > 0 {
 				ln, err := rd.Next()
 				if err != nil {
@@ -202,6 +256,9 @@ func TestEnvelopeVectors(t *testing.T) {
 				}
 			}
 		})
+	}
+	if f.profile == ProfileMCP && substitutes == 0 {
+		t.Errorf("%s: no vector with a substitute", f.name)
 	}
 }
 

@@ -92,10 +92,12 @@ func TestOursCompletesASessionWithAPollutingServer(t *testing.T) {
 			}
 			// The pollution is in the log, never in the session.
 			records := strings.Split(strings.TrimSpace(log.String()), "\n")
-			if !strings.Contains(records[0], "stream=stdout line=1 kind=parse_error action=dropped") {
+			// Diverted: the library's word for what a server wrote to its
+			// stdout that is no message (SPEC §8, §10.5).
+			if !strings.Contains(records[0], "stream=stdout line=1 kind=parse_error action=diverted") {
 				t.Errorf("first record: %s", records[0])
 			}
-			if !strings.Contains(log.String(), "kind=not_jsonrpc action=dropped") {
+			if !strings.Contains(log.String(), "kind=not_jsonrpc action=diverted") {
 				t.Errorf("no JSON log line in the log:\n%s", log.String())
 			}
 		})
@@ -114,7 +116,7 @@ func TestControlTheSDKTransportEndsTheSessionAtTheFirstPollutedLine(t *testing.T
 }
 
 func TestABrokenRequestFromTheServerIsAnsweredByOursOnly(t *testing.T) {
-	reply := *vectors(t)["number method with a string id echoes the id"].ReplyClient // what the naive server sends
+	reply := *mcpVectors(t)["envelope: number method with a string id echoes the id"].ReplyClient // what the naive server sends
 	for _, ours := range []bool{true, false} {
 		log := filepath.Join(t.TempDir(), "reached-the-server.jsonl")
 		cmd := command(append(slices.Clone(naiveServer), "--log", log))
@@ -201,10 +203,12 @@ func TestWithNoneOrTwoOutstandingAnErrorThatNamesNoRequestIsDropped(t *testing.T
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q", got)
 	}
+	// Two records, the library's action and its note: two outstanding,
+	// then none.
 	records := strings.Split(strings.TrimSpace(log.String()), "\n")
 	if len(records) != 2 ||
-		!strings.Contains(records[0], "line=1 kind=response action=\"names no request, dropped\" outstanding=2") ||
-		!strings.Contains(records[1], "line=4 kind=response action=\"names no request, dropped\" outstanding=0") {
+		!strings.Contains(records[0], "line=1 kind=response action=dropped note=") ||
+		!strings.Contains(records[1], "line=4 kind=response action=dropped note=") {
 		t.Errorf("records:\n%s", log.String())
 	}
 }

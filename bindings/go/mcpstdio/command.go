@@ -60,7 +60,12 @@ func (t *CommandTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		td = defaultTerminateDuration
 	}
 	p := &pipeRWC{t.Command, stdout, stdin, td}
-	return newConn(p, envelope.RoleClient, "stdout", t.MaxLineLength, t.Logger, newOutstanding()), nil
+	c, err := newConn(p, envelope.RoleClient, "stdout", t.MaxLineLength, t.Logger)
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	return c, nil
 }
 
 // A pipeRWC is an io.ReadWriteCloser that communicates with a subprocess

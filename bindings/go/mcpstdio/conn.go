@@ -3,6 +3,7 @@ package mcpstdio
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,15 +17,23 @@ import (
 
 // conn is the mcp.Connection of both transports: newline-delimited JSON-RPC
 // over an io.ReadWriteCloser, as the SDK's own (unexported) ioConn, whose
-// read loop is replaced by one over the library's reader.
+// read loop is replaced by one over the library's session (SPEC §9,
+// §10.4), which decides what to do with every line read, in the MCP
+// profile; conn only does it.
 type conn struct {
 	rwc    io.ReadWriteCloser
-	role   envelope.Role
 	stream string // the name of what is read, in log records
 	logger *slog.Logger
 
-	// pending is the client's handshake rule; nil on the server.
-	pending *outstanding
+	// mu guards session, which the read loop feeds and Write tells of
+	// every line written.
+	mu      sync.Mutex
+	session *envelope.Session
+
+	// decode is the SDK's own decoder (jsonrpc.DecodeMessage, what its
+	// stdio transport uses); a test may replace it before the read loop
+	// starts.
+	decode func([]byte) (jsonrpc.Message, error)
 
 	writeMu sync.Mutex // whole lines, one at a time
 
@@ -43,7 +52,7 @@ type msgOrErr struct {
 
 var _ mcp.Connection = (*conn)(nil)
 
-// maxLine is the reader's limit for an SDK MaxLineLength: 0 is the
+// maxLine is the session's limit for an SDK MaxLineLength: 0 is the
 // library's default, and a negative value lifts the cap, as in the SDK.
 func maxLine(maxLineLength int) int {
 	if maxLineLength < 0 {
@@ -52,107 +61,227 @@ func maxLine(maxLineLength int) int {
 	return maxLineLength // 0: the library's default
 }
 
-// newConn starts the read loop over rwc. As in the SDK, reads run on a
-// goroutine of their own, so that Close unblocks a Read at once; that
-// goroutine leaks if rwc.Read does not return after rwc is closed (stdin).
-func newConn(rwc io.ReadWriteCloser, role envelope.Role, stream string, maxLineLength int, logger *slog.Logger, pending *outstanding) *conn {
+// newConn starts the read loop over rwc, read in role by the MCP profile.
+// As in the SDK, reads run on a goroutine of their own, so that Close
+// unblocks a Read at once; that goroutine leaks if rwc.Read does not
+// return after rwc is closed (stdin).
+func newConn(rwc io.ReadWriteCloser, role envelope.Role, stream string, maxLineLength int, logger *slog.Logger) (*conn, error) {
+	c, err := makeConn(rwc, role, stream, maxLineLength, logger)
+	if err != nil {
+		return nil, err
+	}
+	c.start()
+	return c, nil
+}
+
+// makeConn is newConn without the read loop.
+func makeConn(rwc io.ReadWriteCloser, role envelope.Role, stream string, maxLineLength int, logger *slog.Logger) (*conn, error) {
+	session, err := envelope.NewSession(role, envelope.ProfileMCP, maxLine(maxLineLength))
+	if err != nil {
+		return nil, err
+	}
 	if logger == nil {
 		logger = slog.Default()
 	}
+	return &conn{
+		rwc:     rwc,
+		stream:  stream,
+		logger:  logger,
+		session: session,
+		decode:  jsonrpc.DecodeMessage,
+		closed:  make(chan struct{}),
+	}, nil
+}
+
+func (c *conn) start() {
 	incoming := make(chan msgOrErr)
-	c := &conn{
-		rwc:      rwc,
-		role:     role,
-		stream:   stream,
-		logger:   logger,
-		pending:  pending,
-		incoming: incoming,
-		closed:   make(chan struct{}),
-	}
-	go c.readLoop(envelope.NewReader(rwc, envelope.WithMaxLine(maxLine(maxLineLength))), incoming)
-	return c
+	c.incoming = incoming
+	go c.readLoop(incoming)
 }
 
-// readLoop hands each line's message to Read, until the stream ends, a
-// read fails, or a line the library hands on fails the SDK's own decoding
-// (which ends the SDK's session, as with its own transport).
-func (c *conn) readLoop(r *envelope.Reader, incoming chan<- msgOrErr) {
-	defer r.Close()
+// maxEmptyReads is how many reads in a row may return nothing before the
+// read loop gives up with io.ErrNoProgress, as bufio does.
+const maxEmptyReads = 100
+
+// readLoop hands the SDK the messages of each chunk read, until the stream
+// ends or a read fails; the SDK never gets a decoding error.
+func (c *conn) readLoop(incoming chan<- msgOrErr) {
+	buf := make([]byte, envelope.DefaultReadSize)
+	empties := 0
 	for {
-		line, err := r.Next()
-		var m msgOrErr
+		n, err := c.rwc.Read(buf)
+		switch {
+		case n < 0 || n > len(buf):
+			n, err = 0, errors.New("mcpstdio: io.Reader returned an invalid count")
+		case n > 0:
+			empties = 0
+		case err == nil:
+			if empties++; empties >= maxEmptyReads {
+				err = io.ErrNoProgress
+			}
+		}
+		if n > 0 {
+			if !c.deliver(incoming, c.feed(buf[:n], false)) {
+				return
+			}
+		}
+		if err == io.EOF {
+			// A last line without LF.
+			if !c.deliver(incoming, c.feed(nil, true)) {
+				return
+			}
+		}
 		if err != nil {
-			m.err = err
-		} else if m.msg, m.err = c.decode(&line); m.msg == nil && m.err == nil {
-			continue
-		}
-		select {
-		case incoming <- m:
-		case <-c.closed:
-			return
-		}
-		if m.err != nil {
+			c.send(incoming, msgOrErr{err: err})
 			return
 		}
 	}
 }
 
-// decode applies SPEC section 9 to one line: the message to hand to the
-// SDK, or a decoding error for it, or neither when the line stops here.
-func (c *conn) decode(line *envelope.Line) (jsonrpc.Message, error) {
-	if line.TooLong {
-		c.logger.Warn("jsonrpc-envelope: line kept from the SDK", "stream", c.stream, "line", line.Number,
-			"kind", line.Kind.String(), "bytes", line.Len, "action", "dropped")
-		return nil, nil
-	}
-	if reply := line.Reply(c.role); reply != nil {
-		err := c.writeLine(reply)
-		c.record(line, "answered")
-		if err != nil {
-			c.logger.Warn("jsonrpc-envelope: the reply could not be written", "stream", c.stream, "line", line.Number, "error", err)
-		}
-		return nil, nil
-	}
-	if !line.Kind.IsMessage() {
-		// Only the library's messages go to the SDK, as its own transport
-		// would hand them.
-		c.record(line, "dropped")
-		return nil, nil
-	}
-	var data []byte
-	if line.NamesNoRequest && c.pending != nil {
-		attributed, n := c.pending.attribute(line)
-		if attributed == nil {
-			c.record(line, "names no request, dropped", "outstanding", n)
-			return nil, nil
-		}
-		data = attributed
+// feed hands the session a chunk (or ends its stream) and does what each
+// line it completes is owed; it returns the messages for the SDK, and
+// last an error when the session failed.
+func (c *conn) feed(chunk []byte, end bool) []msgOrErr {
+	c.mu.Lock()
+	var lines []envelope.Line
+	var err error
+	if end {
+		lines, err = c.session.End()
 	} else {
-		// A copy: the line's bytes are the reader's only until its next
-		// line, and the message may keep some of them (params) for longer.
-		data = bytes.Clone(line.Bytes)
+		lines, err = c.session.Feed(chunk)
 	}
-	msg, err := jsonrpc.DecodeMessage(data)
-	if err == nil && c.pending != nil {
-		c.pending.answered(msg)
+	c.mu.Unlock()
+	if err != nil {
+		return []msgOrErr{{err: err}}
 	}
-	return msg, err
+	// The lines' bytes stay valid until this goroutine feeds the session
+	// again.
+	var out []msgOrErr
+	for i := range lines {
+		if msg := c.do(&lines[i]); msg != nil {
+			out = append(out, msgOrErr{msg: msg})
+		}
+	}
+	return out
 }
 
-func (c *conn) record(line *envelope.Line, action string, more ...any) {
-	args := append([]any{"stream", c.stream, "line", line.Number, "kind", line.Kind.String(), "action", action},
-		more...)
-	args = append(args, "text", envelope.LogValue(line.Bytes))
-	c.logger.Warn("jsonrpc-envelope: line kept from the SDK", args...)
+// deliver sends each of ms to Read; false when the loop must stop (an
+// error was sent, or the connection is closed).
+func (c *conn) deliver(incoming chan<- msgOrErr, ms []msgOrErr) bool {
+	for _, m := range ms {
+		if !c.send(incoming, m) || m.err != nil {
+			return false
+		}
+	}
+	return true
 }
 
-// writeLine writes data and its LF in one Write, never inside another line.
+func (c *conn) send(incoming chan<- msgOrErr, m msgOrErr) bool {
+	select {
+	case incoming <- m:
+		return true
+	case <-c.closed:
+		return false
+	}
+}
+
+// do does what the session decided for one line: the message to hand to
+// the SDK, or nil.
+func (c *conn) do(ln *envelope.Line) jsonrpc.Message {
+	switch ln.Action {
+	case envelope.ActionForward:
+		// A copy: the line's bytes are the session's only until its next
+		// chunk, and the message may keep some of them (params) for longer.
+		return c.handOn(ln, bytes.Clone(ln.Bytes))
+	case envelope.ActionSubstitute, envelope.ActionAttribute:
+		c.record(ln, "jsonrpc-envelope: line replaced before the SDK")
+		return c.handOn(ln, ln.ActionText)
+	case envelope.ActionAnswer:
+		err := c.writeLine(ln.ActionText)
+		c.record(ln, "jsonrpc-envelope: line kept from the SDK")
+		if err != nil {
+			c.logger.Warn("jsonrpc-envelope: the reply could not be written", "stream", c.stream, "line", ln.Number,
+				"error", err)
+		}
+	default: // dropped, diverted
+		c.record(ln, "jsonrpc-envelope: line kept from the SDK")
+	}
+	return nil
+}
+
+// handOn decodes data, which the session hands on for ln, with the SDK's
+// own decoder. Where the decoder refuses it (SPEC §10.4: a fault of the
+// profile, never the SDK's problem, which would end its session), the
+// session says what to do instead, and the SDK's complaint is logged at
+// error level.
+func (c *conn) handOn(ln *envelope.Line, data []byte) jsonrpc.Message {
+	msg, err := c.decode(data)
+	if err == nil {
+		return msg
+	}
+	c.mu.Lock()
+	d, rerr := c.session.Refused(data)
+	c.mu.Unlock()
+	args := []any{"stream", c.stream, "line", ln.Number, "kind", ln.Kind.String(), "action", d.Action.String(),
+		"note", d.Note, "error", envelope.LogValue([]byte(err.Error())), "text", envelope.LogValue(data)}
+	if d.Text != nil {
+		args = append(args, "reply", envelope.LogValue(d.Text))
+	}
+	if rerr != nil {
+		args = append(args, "session_error", rerr.Error())
+	}
+	c.logger.Error("jsonrpc-envelope: the SDK's decoder refused a line", args...)
+	switch d.Action {
+	case envelope.ActionAnswer:
+		if err := c.writeLine(d.Text); err != nil {
+			c.logger.Warn("jsonrpc-envelope: the reply could not be written", "stream", c.stream, "line", ln.Number,
+				"error", err)
+		}
+	case envelope.ActionSubstitute:
+		msg, err := c.decode(d.Text)
+		if err == nil {
+			return msg
+		}
+		c.logger.Error("jsonrpc-envelope: the SDK's decoder refused a substitute", "stream", c.stream,
+			"line", ln.Number, "action", envelope.ActionDrop.String(), "error", envelope.LogValue([]byte(err.Error())),
+			"text", envelope.LogValue(d.Text))
+	}
+	return nil
+}
+
+// record logs a line that did not reach the SDK as it was read, with the
+// library's action and note, and the peer's text as envelope.LogValue
+// renders it.
+func (c *conn) record(ln *envelope.Line, msg string) {
+	args := []any{"stream", c.stream, "line", ln.Number, "kind", ln.Kind.String()}
+	if ln.TooLong {
+		args = append(args, "bytes", ln.Len)
+	}
+	args = append(args, "action", ln.Action.String(), "note", ln.Note)
+	if !ln.TooLong {
+		args = append(args, "text", envelope.LogValue(ln.Bytes))
+	}
+	if ln.ActionText != nil {
+		args = append(args, "reply", envelope.LogValue(ln.ActionText))
+	}
+	c.logger.Warn(msg, args...)
+}
+
+// writeLine tells the session of data, then writes it and its LF in one
+// Write, never inside another line. The session learns of a request
+// before it leaves, so that its answer always finds it outstanding.
 func (c *conn) writeLine(data []byte) error {
+	c.mu.Lock()
+	err := c.session.Sent(data)
+	c.mu.Unlock()
+	if err != nil && !errors.Is(err, envelope.ErrSessionClosed) {
+		return err
+	}
 	buf := make([]byte, 0, len(data)+1)
 	buf = append(append(buf, data...), '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	_, err := c.rwc.Write(buf)
+	_, err = c.rwc.Write(buf)
 	return err
 }
 
@@ -188,18 +317,18 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("marshaling message: %v", err)
 	}
-	if c.pending != nil {
-		// Counted before it leaves, so that its answer always finds it.
-		c.pending.written(msg)
-	}
 	return c.writeLine(data)
 }
 
-// Close implements mcp.Connection; it may be called more than once.
+// Close implements mcp.Connection; it may be called more than once. It
+// frees the library's session once the read loop can no longer use it.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		c.closeErr = c.rwc.Close()
 		close(c.closed)
+		c.mu.Lock()
+		c.session.Close()
+		c.mu.Unlock()
 	})
 	return c.closeErr
 }

@@ -1,7 +1,7 @@
 // Package mcpstdio is a drop-in for the stdio transports of the official Go
 // MCP SDK (github.com/modelcontextprotocol/go-sdk/mcp) with the envelope
-// rules of jsonrpc-envelope (SPEC section 9) where the SDK's own transports
-// read their pipes.
+// rules of jsonrpc-envelope (SPEC sections 9 and 10) where the SDK's own
+// transports read their pipes.
 //
 // StdioTransport and CommandTransport implement mcp.Transport, with the
 // fields and the behaviour of the SDK's types of those names; a server or a
@@ -13,26 +13,39 @@
 //	client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 //	client.Connect(ctx, &mcpstdio.CommandTransport{Command: cmd}, nil)
 //
-// Lines are read with the library's stream reader (envelope.Reader), which
-// decides what each one is and the reply it is owed:
+// Lines are read with the library's session (envelope.Session), always in
+// the MCP profile, which decides what each line is and what to do with it;
+// the transport is told of every line it writes (Session.Sent), and does
+// what the session says, deciding nothing itself:
 //
 //   - StdioTransport reads stdin as role server: a line owed a reply (not
-//     JSON, a batch, a bare value, a broken request) is answered at once
-//     with the library's reply and never reaches the SDK; an empty line, a
-//     JSON object that is not JSON-RPC and a line over the limit are
-//     dropped with a log record (the SDK's own transport ends the session
-//     on most of them).
+//     JSON, a batch, a bare value, a request MCP refuses, such as one with
+//     "id": null or "jsonrpc": "1.0") is answered at once with the
+//     library's reply and never reaches the SDK; an empty line, a JSON
+//     object that is not JSON-RPC and a line over the limit are dropped
+//     with a log record (the SDK's own transport ends the session on most
+//     of them).
 //   - CommandTransport reads the server's stdout as role client: a broken
 //     request is answered with the library's client reply; a banner, a log
-//     line, fmt.Println output and the like are logged and never reach the
-//     SDK (the SDK's own transport ends the session at the first one); an
-//     error that names no request ("id": null or none), arriving while
-//     exactly one request is outstanding, is handed to the SDK as that
-//     request's error, so the call fails at once with the server's error.
+//     line, fmt.Println output and the like are diverted to the log and
+//     never reach the SDK (the SDK's own transport ends the session at the
+//     first one).
+//   - Both: a response MCP refuses is replaced by its substitute, an error
+//     that fails the request it answers at once, while that request is
+//     outstanding, and dropped otherwise; an error that names no request
+//     ("id": null or none), arriving while exactly one request is
+//     outstanding, is handed to the SDK as that request's error, so the
+//     call fails at once with the peer's error.
 //
-// Everything else reaches the SDK as its own transport hands it. Log
-// records go to the transport's Logger (slog.Default() when nil), with the
-// peer's text rendered by envelope.LogValue.
+// Everything else reaches the SDK as its own transport hands it, decoded by
+// the SDK's own jsonrpc.DecodeMessage. The SDK never gets a decoding error
+// (its session would end on one): should the decoder refuse a line the
+// session handed on (SPEC §10.4; a fault of the profile, which tests never
+// see), the session says what to do instead (answer a request with -32600,
+// substitute a response, drop anything else), and the decoder's complaint
+// is logged at error level. Log records go to the transport's Logger
+// (slog.Default() when nil), with the library's action word and note and
+// the peer's text rendered by envelope.LogValue.
 //
 // This is a module of its own, so that the binding never requires the SDK.
 package mcpstdio

@@ -65,7 +65,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// vector is a record of tests/vectors/envelope.jsonl.
+// vector is a record of tests/vectors/envelope.jsonl or mcp.jsonl.
 type vector struct {
 	Name        string  `json:"name"`
 	Line        string  `json:"line"`
@@ -74,9 +74,22 @@ type vector struct {
 	ReplyClient *string `json:"reply_client"`
 }
 
+// vectors is envelope.jsonl by name: the lines, and what the JSON-RPC
+// profile makes of them.
 func vectors(t *testing.T) map[string]vector {
+	return vectorsOf(t, "envelope.jsonl")
+}
+
+// mcpVectors is mcp.jsonl by name: what the MCP profile, the transports',
+// makes of each line; a line of envelope.jsonl is there as "envelope: "
+// and its name.
+func mcpVectors(t *testing.T) map[string]vector {
+	return vectorsOf(t, "mcp.jsonl")
+}
+
+func vectorsOf(t *testing.T, file string) map[string]vector {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repo, "tests/vectors/envelope.jsonl"))
+	data, err := os.ReadFile(filepath.Join(repo, "tests/vectors", file))
 	if err != nil {
 		t.Fatal(err)
 	}

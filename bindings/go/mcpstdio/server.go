@@ -31,7 +31,7 @@ var _ mcp.Transport = (*StdioTransport)(nil)
 
 // Connect implements the mcp.Transport interface.
 func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
-	return newConn(rwc{os.Stdin, nopCloserWriter{os.Stdout}}, envelope.RoleServer, "stdin", t.MaxLineLength, t.Logger, nil), nil
+	return newConn(rwc{os.Stdin, nopCloserWriter{os.Stdout}}, envelope.RoleServer, "stdin", t.MaxLineLength, t.Logger)
 }
 
 // nopCloserWriter is an io.WriteCloser with a trivial Close method, as in

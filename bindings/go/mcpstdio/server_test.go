@@ -4,8 +4,8 @@ package mcpstdio_test
 // #16's abuse lines through a real pipe, each followed by a ping: on the
 // SDK's own StdioTransport (-sdk-transport; the control, asserted as
 // observed with go-sdk v1.8.0), and on ours, where every line gets the reply of SPEC section
-// 4, byte for byte as the vectors write it, and a normal request is still
-// answered after them all.
+// 4 by the MCP profile (section 10), byte for byte as tests/vectors/mcp.jsonl
+// writes it, and a normal request is still answered after them all.
 
 import (
 	"bufio"
@@ -236,12 +236,13 @@ func TestControlTheSDKTransportAnswersNoneAndExitsOnMost(t *testing.T) {
 
 func TestOursAnswersEachLineAsTheSpecSaysAndKeepsServing(t *testing.T) {
 	got, echo, s, status := feed(t, goOurServer)
-	v := vectors(t)
+	v := mcpVectors(t)
 	for _, a := range abuse {
 		want := outcome{nil, "alive"}
-		if reply := v[a.vector].ReplyServer; reply != nil {
-			// The library's reply, exactly the vector's bytes. id null gets
-			// none: it is a request, and the SDK reads it as a notification.
+		if reply := v["envelope: "+a.vector].ReplyServer; reply != nil {
+			// The library's reply by the MCP profile, exactly the vector's
+			// bytes; id null too, which is no MCP id (the SDK's own
+			// transport reads that request as a notification).
 			want.replies = []string{*reply}
 		}
 		if g := got[a.label]; g.String() != want.String() {
@@ -290,6 +291,15 @@ func TestTheAbuseLinesAreWhatTheIssueSays(t *testing.T) {
 	for _, a := range abuse {
 		if got := v[a.vector].Kind; got != want[a.label] {
 			t.Errorf("%s: vector %q is %s", a.label, a.vector, got)
+		}
+	}
+	// By the MCP profile, the transports', the same but id null: no MCP id
+	// (SPEC §10.1), so the request is invalid, and answered.
+	want["id null"] = "invalid_request"
+	m := mcpVectors(t)
+	for _, a := range abuse {
+		if got := m["envelope: "+a.vector]; got.Line != v[a.vector].Line || got.Kind != want[a.label] {
+			t.Errorf("%s: MCP vector %q is %s (line %q)", a.label, a.vector, got.Kind, got.Line)
 		}
 	}
 }

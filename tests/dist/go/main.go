@@ -1,6 +1,8 @@
 // Command vectors is a Go user's program, built against the released module
 // alone (tests/dist/test_go.sh fetches it from dist/goproxy): it classifies
-// every vector of the copy beside it and compares each field, byte for byte.
+// every vector of the copy beside it and compares each field, byte for byte:
+// envelope.jsonl by the JSON-RPC profile, and mcp.jsonl, when DIR has it,
+// by the MCP profile (substitute included).
 //
 // usage: vectors DIR VERSION; prints "N passed, M failed", exits 1 on a failure.
 package main
@@ -35,6 +37,7 @@ type vector struct {
 	Reason         *string           `json:"reason"`
 	ReplyServer    *string           `json:"reply_server"`
 	ReplyClient    *string           `json:"reply_client"`
+	Substitute     *string           `json:"substitute"`
 	Input          *string           `json:"input"`
 	InputHex       *string           `json:"input_hex"`
 	Output         string            `json:"output"`
@@ -130,6 +133,7 @@ func check(v *vector, c *envelope.Classification) []string {
 	}
 	want("reply_server", bytesText(c.Reply(envelope.RoleServer)), text(v.ReplyServer))
 	want("reply_client", bytesText(c.Reply(envelope.RoleClient)), text(v.ReplyClient))
+	want("substitute", bytesText(c.Substitute), text(v.Substitute))
 	return wrong
 }
 
@@ -161,6 +165,22 @@ func main() {
 		v := &envelopes[i]
 		c := envelope.Classify(input(v.Line, v.LineHex))
 		report("classify: "+v.Name, check(v, &c))
+	}
+	mcpPath := filepath.Join(dir, "mcp.jsonl")
+	if _, err := os.Stat(mcpPath); err == nil {
+		mcp, err := read(mcpPath)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		for i := range mcp {
+			v := &mcp[i]
+			c := envelope.ProfileMCP.Classify(input(v.Line, v.LineHex))
+			report("classify by MCP: "+v.Name, check(v, &c))
+		}
+		fmt.Printf("mcp.jsonl: %d vectors by the MCP profile\n", len(mcp))
+	} else {
+		fmt.Println("mcp.jsonl: not in", dir, "- skipped")
 	}
 	logValues, err := read(filepath.Join(dir, "log_value.jsonl"))
 	if err != nil {
