@@ -35,7 +35,7 @@ export GOPROXY="file://$DIST/goproxy" GOSUMDB=off GOFLAGS=-modcacherw GOTOOLCHAI
 unset GOPATH GOPRIVATE GONOPROXY GONOSUMDB GOWORK CGO_LDFLAGS CGO_CFLAGS || true
 
 mkdir "$work/app"
-cp "$here/go/main.go" "$VECTORS/envelope.jsonl" "$VECTORS/log_value.jsonl" "$work/app/"
+cp "$here/go/main.go" "$VECTORS/envelope.jsonl" "$VECTORS/mcp.jsonl" "$VECTORS/log_value.jsonl" "$work/app/"
 cd "$work/app"
 
 start=$SECONDS

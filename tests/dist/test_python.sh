@@ -19,7 +19,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 
 # The test's own copy: the script and the vectors, nothing else.
 mkdir "$work/check"
-cp "$here/python_vectors.py" "$VECTORS/envelope.jsonl" "$VECTORS/log_value.jsonl" "$work/check/"
+cp "$here/python_vectors.py" "$VECTORS/envelope.jsonl" "$VECTORS/mcp.jsonl" "$VECTORS/log_value.jsonl" "$work/check/"
 cd "$work"
 
 wheel=$(cd "$DIST" && ls jsonrpc_envelope-"$VERSION"-py3-none-*manylinux*.whl)

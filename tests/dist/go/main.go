@@ -180,7 +180,8 @@ func main() {
 		}
 		fmt.Printf("mcp.jsonl: %d vectors by the MCP profile\n", len(mcp))
 	} else {
-		fmt.Println("mcp.jsonl: not in", dir, "- skipped")
+		fmt.Fprintln(os.Stderr, "mcp.jsonl: not in", dir)
+		os.Exit(1)
 	}
 	logValues, err := read(filepath.Join(dir, "log_value.jsonl"))
 	if err != nil {
