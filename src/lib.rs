@@ -15,6 +15,7 @@
 mod fallible;
 pub mod ffi;
 pub mod log_text;
+#[macro_use]
 mod names;
 pub mod reader;
 pub mod reply;

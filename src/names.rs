@@ -25,3 +25,29 @@ impl Name {
         Name { c, text: text(c) }
     }
 }
+
+/// Gives an enum its names, one C-string literal per variant: `name()`, as
+/// the vectors, the CLI and records spell it, and `c_name()`, the same
+/// NUL-terminated for the C ABI.
+macro_rules! named {
+    ($ty:ident { $($variant:ident => $name:literal,)* }) => {
+        impl $ty {
+            /// The name, as the vectors, the CLI and records spell it.
+            pub fn name(self) -> &'static str {
+                self.names().text
+            }
+
+            /// The same name, NUL-terminated, for the C ABI: every binding
+            /// gets the names from here.
+            pub(crate) fn c_name(self) -> &'static ::std::ffi::CStr {
+                self.names().c
+            }
+
+            const fn names(self) -> $crate::names::Name {
+                match self {
+                    $($ty::$variant => const { $crate::names::Name::new($name) },)*
+                }
+            }
+        }
+    };
+}

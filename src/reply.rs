@@ -1,10 +1,8 @@
 //! The one reply a line is owed (SPEC §4), byte for byte.
 
-use std::ffi::CStr;
 use std::fmt::{self, Write};
 use std::str::FromStr;
 
-use crate::names::Name;
 use crate::rules::{Classification, InvalidRequest, Kind, Profile, Reason, RequestFault, with_article};
 use crate::scan::ValueKind;
 
@@ -15,25 +13,6 @@ pub enum Role {
     Server,
     /// Reads a server's output: only a clearly broken request is answered.
     Client,
-}
-
-impl Role {
-    /// The role's name, as `FromStr` reads it.
-    pub fn name(self) -> &'static str {
-        self.names().text
-    }
-
-    /// The same name, NUL-terminated, for the C ABI.
-    pub(crate) fn c_name(self) -> &'static CStr {
-        self.names().c
-    }
-
-    const fn names(self) -> Name {
-        match self {
-            Role::Server => const { Name::new(c"server") },
-            Role::Client => const { Name::new(c"client") },
-        }
-    }
 }
 
 /// A role name that is neither `server` nor `client`.
@@ -51,6 +30,11 @@ impl FromStr for Role {
             .ok_or_else(|| UnknownRole(name.to_owned()))
     }
 }
+
+named!(Role {
+    Server => c"server",
+    Client => c"client",
+});
 
 const PARSE_ERROR: i32 = -32700;
 const INVALID_REQUEST: i32 = -32600;

@@ -10,7 +10,6 @@ use std::collections::HashMap;
 use std::ffi::CStr;
 
 use crate::fallible::{self, OutOfMemory};
-use crate::names::Name;
 use crate::reader::Line;
 use crate::reply::{Owed, owed_text};
 use crate::rules::{Classification, IdKind, Kind, Profile};
@@ -45,35 +44,21 @@ impl Action {
     pub const ALL: [Action; 6] =
         [Action::Forward, Action::Answer, Action::Substitute, Action::Attribute, Action::Drop, Action::Divert];
 
-    /// The action's name, in the past tense, as records spell it:
-    /// `forwarded`, `answered`, `substituted`, `attributed`, `dropped`,
-    /// `diverted`.
-    pub fn name(self) -> &'static str {
-        self.names().text
-    }
-
-    /// The same name, NUL-terminated, for the C ABI.
-    pub(crate) fn c_name(self) -> &'static CStr {
-        self.names().c
-    }
-
-    const fn names(self) -> Name {
-        match self {
-            Action::Forward => const { Name::new(c"forwarded") },
-            Action::Answer => const { Name::new(c"answered") },
-            Action::Substitute => const { Name::new(c"substituted") },
-            Action::Attribute => const { Name::new(c"attributed") },
-            Action::Drop => const { Name::new(c"dropped") },
-            Action::Divert => const { Name::new(c"diverted") },
-        }
-    }
-
     /// Whether the line, or a text in its place, goes on to the reader's
     /// side (forwarded, substituted or attributed).
     pub fn hands_on(self) -> bool {
         matches!(self, Action::Forward | Action::Substitute | Action::Attribute)
     }
 }
+
+named!(Action {
+    Forward => c"forwarded",
+    Answer => c"answered",
+    Substitute => c"substituted",
+    Attribute => c"attributed",
+    Drop => c"dropped",
+    Divert => c"diverted",
+});
 
 /// Why a line was not simply forwarded: fixed texts, for records.
 pub(crate) mod notes {

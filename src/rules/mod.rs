@@ -6,7 +6,6 @@ mod mcp;
 mod members;
 
 use std::borrow::Cow;
-use std::ffi::CStr;
 use std::fmt;
 use std::str::FromStr;
 
@@ -14,7 +13,6 @@ pub use mcp::{RequestFault, ResponseFault, What};
 use members::Members;
 
 use crate::fallible::{self, OutOfMemory};
-use crate::names::Name;
 use crate::scan::{self, ParseError, Root, ScanError, Span, Value, ValueKind};
 
 /// What a line is (SPEC §2). The first rule that matches decides.
@@ -42,32 +40,6 @@ impl Kind {
     pub fn is_message(self) -> bool {
         matches!(self, Kind::Request | Kind::Notification | Kind::Response)
     }
-
-    /// The kind's name as the vectors and the CLI spell it.
-    pub fn name(self) -> &'static str {
-        self.names().text
-    }
-
-    /// The same name, NUL-terminated, for the C ABI: every binding gets the
-    /// names from here.
-    pub(crate) fn c_name(self) -> &'static CStr {
-        self.names().c
-    }
-
-    const fn names(self) -> Name {
-        match self {
-            Kind::Empty => const { Name::new(c"empty") },
-            Kind::ParseError => const { Name::new(c"parse_error") },
-            Kind::Batch => const { Name::new(c"batch") },
-            Kind::NotObject => const { Name::new(c"not_object") },
-            Kind::InvalidRequest => const { Name::new(c"invalid_request") },
-            Kind::Request => const { Name::new(c"request") },
-            Kind::Notification => const { Name::new(c"notification") },
-            Kind::Response => const { Name::new(c"response") },
-            Kind::NotJsonRpc => const { Name::new(c"not_jsonrpc") },
-            Kind::InvalidResponse => const { Name::new(c"invalid_response") },
-        }
-    }
 }
 
 /// The rule set a line is read by (SPEC §10): JSON-RPC 2.0 alone
@@ -80,26 +52,22 @@ pub enum Profile {
     Mcp,
 }
 
+named!(Kind {
+    Empty => c"empty",
+    ParseError => c"parse_error",
+    Batch => c"batch",
+    NotObject => c"not_object",
+    InvalidRequest => c"invalid_request",
+    Request => c"request",
+    Notification => c"notification",
+    Response => c"response",
+    NotJsonRpc => c"not_jsonrpc",
+    InvalidResponse => c"invalid_response",
+});
+
 impl Profile {
     /// Every profile.
     pub const ALL: [Profile; 2] = [Profile::JsonRpc, Profile::Mcp];
-
-    /// The profile's name, as `FromStr` reads it: `jsonrpc` or `mcp`.
-    pub fn name(self) -> &'static str {
-        self.names().text
-    }
-
-    /// The same name, NUL-terminated, for the C ABI.
-    pub(crate) fn c_name(self) -> &'static CStr {
-        self.names().c
-    }
-
-    const fn names(self) -> Name {
-        match self {
-            Profile::JsonRpc => const { Name::new(c"jsonrpc") },
-            Profile::Mcp => const { Name::new(c"mcp") },
-        }
-    }
 
     /// Classifies one line by this profile; see [`classify`].
     pub fn classify(self, line: &[u8]) -> Classification<'_> {
@@ -113,6 +81,11 @@ impl Profile {
         Ok(c)
     }
 }
+
+named!(Profile {
+    JsonRpc => c"jsonrpc",
+    Mcp => c"mcp",
+});
 
 /// A profile name that is neither `jsonrpc` nor `mcp`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -152,34 +125,22 @@ impl IdKind {
         }
     }
 
-    /// The id kind's name as the vectors and the CLI spell it.
-    pub fn name(self) -> &'static str {
-        self.names().text
-    }
-
-    /// The same name, NUL-terminated, for the C ABI.
-    pub(crate) fn c_name(self) -> &'static CStr {
-        self.names().c
-    }
-
-    const fn names(self) -> Name {
-        match self {
-            IdKind::Absent => const { Name::new(c"absent") },
-            IdKind::Null => const { Name::new(c"null") },
-            IdKind::String => const { Name::new(c"string") },
-            IdKind::Number => const { Name::new(c"number") },
-            IdKind::Object => const { Name::new(c"object") },
-            IdKind::Array => const { Name::new(c"array") },
-            IdKind::Boolean => const { Name::new(c"boolean") },
-        }
-    }
-
     /// Whether a reply or a response match can carry this id: SPEC §2 and
     /// §4 echo only string and number ids.
     pub fn is_echoable(self) -> bool {
         matches!(self, IdKind::String | IdKind::Number)
     }
 }
+
+named!(IdKind {
+    Absent => c"absent",
+    Null => c"null",
+    String => c"string",
+    Number => c"number",
+    Object => c"object",
+    Array => c"array",
+    Boolean => c"boolean",
+});
 
 /// Spans of the top-level members' values, where present.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
