@@ -1,99 +1,156 @@
-use std::ffi::OsString;
+//! The command line (clap): the commands, the options of `classify` and
+//! `lint`, and the value parsers every command shares. Names and defaults
+//! come from the library; `guard` and `probe` keep their options in their
+//! own modules.
+
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
 use jsonrpc_envelope::{DEFAULT_MAX_LINE, Profile, Role};
 
 use crate::guard::{self, GuardOptions};
+use crate::probe;
 
-pub enum Command {
-    Classify,
-    Lint,
-    Guard(GuardOptions),
-    Help,
-    Version,
+/// What each line of JSON-RPC 2.0 traffic is, and what reply it is owed
+#[derive(Parser)]
+#[command(
+    name = "jsonrpc-envelope",
+    version = jsonrpc_envelope::VERSION,
+    subcommand_required = true,
+    arg_required_else_help = true,
+    after_help = AFTER_HELP,
+)]
+pub struct CommandLine {
+    #[command(subcommand)]
+    pub command: Command,
 }
 
-pub struct Options {
-    pub command: Command,
-    pub role: Role,
-    /// The rules lines are read by (`--profile`; the library's default).
+const AFTER_HELP: &str = "\
+Examples:
+  jsonrpc-envelope lint server-stdout.jsonl
+  my-mcp-server < requests.jsonl | jsonrpc-envelope classify --profile mcp
+  jsonrpc-envelope lint --role server client-to-server.jsonl
+  jsonrpc-envelope guard --record session.jsonl -- python3 my_server.py
+  jsonrpc-envelope lint --recording --profile mcp session.jsonl
+  jsonrpc-envelope probe -- python3 my_server.py
+
+Exit status: 0 success (lint: nothing troubling; probe: everything passed),
+1 lint found trouble or a probe line failed, 2 usage or input error; guard
+exits with its COMMAND's status (see `jsonrpc-envelope guard --help`).";
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// One compact JSON record per line, with what the library makes of it
+    ///
+    /// The record's fields, in order: kind, id_kind, id (exact text),
+    /// method, jsonrpc_2_0, has_result, has_error, names_no_request, spans,
+    /// reason, reply_server, reply_client, substitute; a line over the limit
+    /// is {"kind":"too_long","length":N}.
+    Classify(ClassifyOptions),
+    /// A person's view of a capture: each line the library's session would
+    /// not simply forward
+    ///
+    /// Every line that the library's session would not simply forward, with
+    /// its line number, what it is, what the session does with it and why,
+    /// and the text it sends (a reply, or a line in its place); then a
+    /// count per kind. Exit status 1 when there is any such line.
+    Lint(LintOptions),
+    Guard(GuardOptions),
+    Probe(probe::Options),
+}
+
+#[derive(Args)]
+pub struct ClassifyOptions {
+    /// The rules a line is read by: JSON-RPC 2.0 alone, or MCP's narrower
+    /// ones (docs/SPEC.md, section 10), which give the kind
+    /// invalid_response and substitutes
+    #[arg(long, value_name = "NAME", value_parser = profile(), default_value = Profile::default().name())]
     pub profile: Profile,
-    /// `lint --recording`: the file is a guard's recording.
-    pub recording: bool,
+
+    /// Longest line to classify; a longer one is reported as too_long and
+    /// never held in memory
+    #[arg(long, value_name = "BYTES", value_parser = max_line, default_value_t = DEFAULT_MAX_LINE)]
     pub max_line: usize,
-    /// None, or `-`: standard input.
+
+    /// The capture, lines split at LF; `-` or none: standard input
+    #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 }
 
-pub fn parse(mut args: impl Iterator<Item = OsString>) -> Result<Options, String> {
-    let mut options = Options {
-        command: Command::Help,
-        role: Role::Client,
-        profile: Profile::default(),
-        recording: false,
-        max_line: DEFAULT_MAX_LINE,
-        file: None,
-    };
-    let Some(first) = args.next() else {
-        return Err("no command given".into());
-    };
-    options.command = match first.to_str() {
-        Some("classify") => Command::Classify,
-        Some("lint") => Command::Lint,
-        Some("guard") => {
-            options.command = Command::Guard(guard::parse(args)?);
-            return Ok(options);
-        }
-        Some("-h" | "--help" | "help") => return Ok(options),
-        Some("-V" | "--version") => {
-            options.command = Command::Version;
-            return Ok(options);
-        }
-        _ => return Err(format!("unknown command {first:?}: expected classify, lint or guard")),
-    };
-    let mut role_given = false;
-    while let Some(arg) = args.next() {
-        match arg.to_str() {
-            Some("-h" | "--help") => {
-                options.command = Command::Help;
-                return Ok(options);
-            }
-            Some("--role") if matches!(options.command, Command::Lint) => {
-                options.role = value(&mut args, "--role")?.parse().map_err(|e| format!("--role: {e}"))?;
-                role_given = true;
-            }
-            Some("--recording") if matches!(options.command, Command::Lint) => options.recording = true,
-            Some("--profile") => options.profile = profile(&value(&mut args, "--profile")?)?,
-            Some("--max-line") => options.max_line = max_line(&value(&mut args, "--max-line")?)?,
-            Some(flag) if flag.starts_with('-') && flag != "-" => return Err(format!("unknown option {flag:?}")),
-            _ if options.file.is_none() => options.file = Some(PathBuf::from(arg)),
-            _ => return Err(format!("more than one file given ({arg:?})")),
-        }
-    }
-    if options.recording && role_given {
-        return Err("--role and --recording: a recording's directions give the roles".into());
-    }
-    Ok(options)
+#[derive(Args)]
+pub struct LintOptions {
+    /// Who reads the capture: `client` for a server's stdout as its host
+    /// reads it, `server` for what a client sent to a server's stdin
+    #[arg(long, value_name = "ROLE", value_parser = role(), default_value = Role::Client.name())]
+    pub role: Role,
+
+    /// FILE is a guard's recording (guard --record): each direction is
+    /// reviewed with the role the guard read it as, the two in the order
+    /// they were recorded
+    #[arg(long, conflicts_with = "role")]
+    pub recording: bool,
+
+    /// The rules a line is read by: JSON-RPC 2.0 alone, or MCP's narrower
+    /// ones (docs/SPEC.md, section 10)
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = profile(),
+        default_value = Profile::default().name(),
+        long_help = format!(
+            "The rules a line is read by: JSON-RPC 2.0 alone, or MCP's narrower ones (docs/SPEC.md, \
+             section 10), which give the kind invalid_response and substitutes. Read a guard's recording \
+             by the profile the guard used (the guard's default: {}). A capture of one direction has no \
+             requests going the other way: there, an MCP response that a live session would substitute \
+             or attribute is reported dropped",
+            guard::DEFAULT_PROFILE.name()
+        ),
+    )]
+    pub profile: Profile,
+
+    /// Longest line to read; a longer one is reported as too_long and never
+    /// held in memory
+    #[arg(long, value_name = "BYTES", value_parser = max_line, default_value_t = DEFAULT_MAX_LINE)]
+    pub max_line: usize,
+
+    /// The capture (or, with --recording, the recording), lines split at
+    /// LF; `-` or none: standard input
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// A `--profile` value: one of the library's profile names.
+pub fn profile() -> impl TypedValueParser<Value = Profile> {
+    PossibleValuesParser::new(Profile::ALL.map(Profile::name)).try_map(|name| name.parse::<Profile>())
+}
+
+/// A `--role` value: one of the library's role names.
+fn role() -> impl TypedValueParser<Value = Role> {
+    PossibleValuesParser::new([Role::Client, Role::Server].map(Role::name)).try_map(|name| name.parse::<Role>())
 }
 
 /// A `--max-line` value: a positive number of bytes.
 pub fn max_line(text: &str) -> Result<usize, String> {
-    text.parse()
-        .ok()
-        .filter(|&n: &usize| n > 0)
-        .ok_or_else(|| format!("--max-line takes a positive number of bytes, not {text:?}"))
+    text.parse().ok().filter(|&n: &usize| n > 0).ok_or_else(|| "not a positive number of bytes".to_owned())
 }
 
-/// A `--profile` value: a profile's name, as the library reads it.
-pub fn profile(text: &str) -> Result<Profile, String> {
-    text.parse().map_err(|e| format!("--profile: {e}"))
-}
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
 
-/// The profiles' names, for help texts: `jsonrpc|mcp`.
-pub fn profile_names() -> String {
-    Profile::ALL.map(Profile::name).join("|")
-}
+    use super::*;
 
-fn value(args: &mut impl Iterator<Item = OsString>, flag: &str) -> Result<String, String> {
-    args.next().and_then(|v| v.into_string().ok()).ok_or_else(|| format!("{flag} needs a value"))
+    #[test]
+    fn the_command_line_is_consistent() {
+        CommandLine::command().debug_assert();
+    }
+
+    #[test]
+    fn the_guard_s_default_profile_is_its_own() {
+        let parsed = CommandLine::try_parse_from(["jsonrpc-envelope", "guard", "cat"]).unwrap();
+        let Command::Guard(options) = parsed.command else { panic!("guard") };
+        assert_eq!(options.profile, guard::DEFAULT_PROFILE);
+        assert_eq!(options.command, ["cat"]);
+    }
 }

@@ -218,39 +218,81 @@ fn lint_as_server_shows_the_parse_error_reply_and_a_clean_capture_exits_0() {
 }
 
 #[test]
-fn errors_are_one_line_with_exit_status_2() {
-    for args in [
-        &["lint", "/no/such/file"][..],
-        &["classify", "--max-line", "0"],
-        &["frobnicate"],
-        &[],
-        &["lint", "--role", "peer"],
-        &["classify", "--profile", "json"],
-        &["lint", "--profile"],
-        &["lint", "--recording", "--profile", "MCP", "-"],
+fn usage_errors_are_clap_s_with_exit_status_2() {
+    for (args, offending) in [
+        (&["classify", "--max-line", "0"][..], "'0' for '--max-line <BYTES>'"),
+        (&["classify", "--max-line", "lots"], "'lots' for '--max-line <BYTES>'"),
+        (&["frobnicate"], "'frobnicate'"),
+        (&["lint", "--frobnicate"], "'--frobnicate'"),
+        (&["lint", "--role", "peer"], "'peer' for '--role <ROLE>'"),
+        (&["classify", "--profile", "json"], "'json' for '--profile <NAME>'"),
+        (&["lint", "--profile"], "'--profile <NAME>'"),
+        (&["lint", "--recording", "--profile", "MCP", "-"], "'MCP' for '--profile <NAME>'"),
+        (&["lint", "--recording", "--role", "server", "-"], "'--recording' cannot be used with '--role <ROLE>'"),
+        (&["classify", "one.jsonl", "two.jsonl"], "'two.jsonl'"),
     ] {
         let out = run(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with("jsonrpc-envelope: "), "{args:?}: {err}");
-        assert!(err.lines().count() <= 2, "{args:?}: {err}");
+        let first = err.lines().next().unwrap_or_default();
+        assert!(first.starts_with("error: ") && first.contains(offending), "{args:?}: {err}");
+        assert!(err.contains("try '--help'"), "{args:?}: {err}");
     }
-    let missing = run(&["lint", "/no/such/file"], b"");
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/file"));
+    // No command: the help, on stderr.
+    let out = run(&[], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Usage: jsonrpc-envelope <COMMAND>"));
 }
 
 #[test]
-fn help_has_examples() {
+fn input_errors_are_one_line_with_exit_status_2() {
+    for command in ["classify", "lint"] {
+        let out = run(&[command, "/no/such/file"], b"");
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("jsonrpc-envelope: /no/such/file: "), "{command}: {err}");
+        assert_eq!(err.lines().count(), 1, "{command}: {err}");
+    }
+}
+
+#[test]
+fn help_has_examples_and_the_library_s_names_and_defaults() {
     let out = run(&["--help"], b"");
     assert!(out.status.success());
-    assert!(stdout(&out).contains("Examples:"));
-    assert!(stdout(&out).contains("--profile jsonrpc|mcp"), "{}", stdout(&out));
+    let help = stdout(&out);
+    assert!(help.contains("Examples:"), "{help}");
+    for command in ["classify", "lint", "guard", "probe"] {
+        assert!(help.contains(&format!("\n  {command} ")), "{command} in {help}");
+    }
+    for command in ["classify", "lint"] {
+        let out = run(&[command, "--help"], b"");
+        assert!(out.status.success());
+        let help = stdout(&out);
+        assert!(help.contains("[possible values: jsonrpc, mcp]"), "{help}");
+        assert!(help.contains("[default: jsonrpc]"), "{help}");
+        assert!(help.contains(&format!("[default: {}]", jsonrpc_envelope::DEFAULT_MAX_LINE)), "{help}");
+    }
+    assert!(stdout(&run(&["lint", "--help"], b"")).contains("[possible values: client, server]"));
+    // A value that is no profile: clap's error names the ones there are.
     let unknown = run(&["classify", "--profile", "json"], b"");
-    assert!(
-        String::from_utf8_lossy(&unknown.stderr).contains(r#"unknown profile "json""#),
-        "{}",
-        String::from_utf8_lossy(&unknown.stderr)
-    );
+    let err = String::from_utf8_lossy(&unknown.stderr);
+    assert!(err.contains("invalid value 'json' for '--profile <NAME>'"), "{err}");
+    assert!(err.contains("[possible values: jsonrpc, mcp]") && err.contains("'jsonrpc'"), "{err}");
+    // A misspelt option: clap suggests the one meant.
+    let misspelt = run(&["lint", "--profil", "mcp"], b"");
+    assert_eq!(misspelt.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&misspelt.stderr).contains("'--profile'"));
+}
+
+#[test]
+fn version_is_the_package_s() {
+    for flag in ["--version", "-V"] {
+        let out = run(&[flag], b"");
+        assert!(out.status.success());
+        assert_eq!(stdout(&out), format!("jsonrpc-envelope {}\n", env!("CARGO_PKG_VERSION")));
+    }
 }
 
 #[test]

@@ -146,22 +146,41 @@ fn a_command_that_cannot_start_is_127_or_126_with_one_line_that_says_why() {
 
 #[test]
 fn bad_options_are_exit_status_2() {
-    for args in [
-        &["guard"][..],
-        &["guard", "--"],
-        &["guard", "--frobnicate", "--", "cat"],
-        &["guard", "--max-line", "0", "--", "cat"],
-        &["guard", "--max-line", "lots", "--", "cat"],
-        &["guard", "--max-line"],
-        &["guard", "--record"],
-        &["guard", "--record", "/no/such/dir/session.jsonl", "--", "cat"],
+    for (args, offending) in [
+        (&["guard"][..], "<COMMAND>"),
+        (&["guard", "--"], "<COMMAND>"),
+        (&["guard", "--frobnicate", "--", "cat"], "'--frobnicate'"),
+        (&["guard", "--max-line", "0", "--", "cat"], "'0' for '--max-line <BYTES>'"),
+        (&["guard", "--max-line", "lots", "--", "cat"], "'lots' for '--max-line <BYTES>'"),
+        (&["guard", "--max-line"], "'--max-line <BYTES>'"),
+        (&["guard", "--record"], "'--record <FILE>'"),
+        (&["guard", "--profile", "json", "--", "cat"], "'json' for '--profile <NAME>'"),
     ] {
         let (status, out, stderr) = run(args, b"");
         assert_eq!(status.code(), Some(2), "{args:?}: {stderr}");
         assert!(out.is_empty(), "{args:?}");
-        assert!(stderr.starts_with("jsonrpc-envelope"), "{args:?}: {stderr}");
-        assert!(stderr.lines().count() <= 2, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(offending), "{args:?}: {stderr}");
+        assert!(stderr.contains("try '--help'"), "{args:?}: {stderr}");
     }
+    // A recording that cannot be opened: the guard's own one line.
+    let args = ["guard", "--record", "/no/such/dir/session.jsonl", "--", "cat"];
+    let (status, out, stderr) = run(&args, b"");
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(out.is_empty());
+    assert!(stderr.starts_with("jsonrpc-envelope guard: --record /no/such/dir/session.jsonl: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn options_after_the_command_are_the_command_s() {
+    // COMMAND starts at the first argument that is not an option, `--` or not.
+    let script = r#"printf '{"jsonrpc":"2.0","method":"%s %s"}\n' "$0" "$1""#;
+    let (status, out, stderr) = run(&["guard", "sh", "-c", script, "--quiet", "--max-line"], b"");
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(String::from_utf8(out).unwrap(), "{\"jsonrpc\":\"2.0\",\"method\":\"--quiet --max-line\"}\n");
+    let (status, _, stderr) = run(&["guard", "--", "sh", "-c", "exit 3", "--frobnicate"], b"");
+    assert_eq!(status.code(), Some(3), "{stderr}");
 }
 
 #[test]
@@ -169,9 +188,47 @@ fn help_names_the_options_and_has_examples() {
     let (status, out, _) = run(&["guard", "--help"], b"");
     assert!(status.success());
     let help = String::from_utf8(out).unwrap();
-    for word in ["--record FILE", "--pass-invalid", "--quiet", "--max-line BYTES", "Examples:", "guard --"] {
+    for word in ["--record <FILE>", "--pass-invalid", "--quiet", "--max-line <BYTES>", "Examples:", "guard --"] {
         assert!(help.contains(word), "{word}");
     }
+    assert!(help.contains("[default: mcp]") && help.contains("[possible values: jsonrpc, mcp]"), "{help}");
+    assert!(help.contains(&format!("[default: {}]", jsonrpc_envelope::DEFAULT_MAX_LINE)), "{help}");
+    assert!(help.contains("forwarded, answered, substituted, attributed, dropped, diverted."), "{help}");
+    assert!(help.contains("mode 0600"), "{help}");
+}
+
+#[test]
+fn a_new_recording_is_the_user_s_alone_and_an_existing_one_keeps_its_mode() {
+    let dir = scratch("recording-mode");
+    let recording = dir.join("session.jsonl");
+    let ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+    let guard = |umask: &str| {
+        let mut command = Command::new("sh");
+        command.args(["-c", &format!("umask {umask} && exec \"$0\" \"$@\""), binary(), "guard", "--record"]);
+        command.args([recording.to_str().unwrap(), "--", "cat"]);
+        let mut session = Session::start(&mut command);
+        session.send(ping.as_bytes());
+        assert_eq!(session.text_line(), ping.trim_end());
+        let (status, stderr) = session.finish();
+        assert!(status.success(), "{stderr}");
+    };
+    let mode = || std::fs::metadata(&recording).unwrap().permissions().mode() & 0o7777;
+    let entries = || std::fs::read_to_string(&recording).unwrap();
+    for umask in ["022", "000"] {
+        let _ = std::fs::remove_file(&recording);
+        guard(umask);
+        assert_eq!(mode(), 0o600, "umask {umask}: {:o}", mode());
+        assert_eq!(entries().lines().count(), 2, "{}", entries());
+    }
+    // An existing file: appended to, its mode as it was.
+    std::fs::write(&recording, "earlier\n").unwrap();
+    std::fs::set_permissions(&recording, std::fs::Permissions::from_mode(0o640)).unwrap();
+    guard("000");
+    assert_eq!(mode(), 0o640, "{:o}", mode());
+    let text = entries();
+    assert!(text.starts_with("earlier\n{\"t\":"), "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -7,15 +7,15 @@
 //! - `direction`: the two directions, and the role each is read in;
 //! - `pump`: one direction, from reads to the session's actions;
 //! - `sink`: a destination written by two threads, a line at a time;
-//! - `report`, `record`: diagnostics and the recording;
+//! - `report`, `recording`: diagnostics, and the recording's entries;
 //! - `child`, `signals`: the child's start, end and signals;
-//! - `options`: the command line.
+//! - `options`: the command line (clap).
 
 mod child;
 pub mod direction;
 mod options;
 mod pump;
-pub mod record;
+pub mod recording;
 mod report;
 mod signals;
 mod sink;
@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::thread;
 
 use direction::Direction;
-pub use options::{DEFAULT_PROFILE, GuardOptions, HELP, parse};
+pub use options::{DEFAULT_PROFILE, GuardOptions};
 use pump::{Pump, Sessions};
 use report::{Report, diagnostic};
 use sink::Sink;
@@ -40,7 +40,7 @@ const BAD_OPTIONS: u8 = 2;
 
 /// Runs the session; the exit status is the child's (SPEC §8).
 pub fn run(options: GuardOptions) -> ExitCode {
-    let report = match Report::new(options.quiet, options.record.as_deref()) {
+    let report = match Report::new(options.quiet, options.recording.as_deref()) {
         Ok(report) => Arc::new(report),
         Err(e) => {
             diagnostic(&e.to_string());

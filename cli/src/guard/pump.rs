@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use jsonrpc_envelope::{Action, Line, Profile, Reader, Session};
 
 use super::direction::Direction;
-use super::record::{Event, Seen};
+use super::recording::{Event, Seen};
 use super::report::Report;
 use super::sink::{Gone, LINES_PER_WRITE, QUEUE_LIMIT, Sink};
 
@@ -222,7 +222,7 @@ impl Pump {
             || self.delivered(&self.forward_to, &mut delivering[0], first(Action::hands_on), || {
                 self.forward_to.write_lines(&group.forwards)
             });
-        let records = self.report.records();
+        let recording = self.report.is_recording();
         for handled in &group.lines {
             let mut event = handled.event;
             let delivered = match event.action {
@@ -235,7 +235,7 @@ impl Pump {
                 // entry each, but no diagnostic each.
                 event.action = Action::Drop;
                 self.report.entry(&event);
-            } else if event.action != Action::Forward || records {
+            } else if event.action != Action::Forward || recording {
                 event.reply = handled.text.and_then(|place| match place {
                     Place::Reply(start, end) => Some(&group.replies[start..end]),
                     Place::Forward(i) => match &group.forwards[i] {

@@ -4,6 +4,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -11,10 +12,15 @@ use std::time::Instant;
 use jsonrpc_envelope::{Action, log_value};
 
 use super::direction::Direction;
-use super::record::{self, Event, Seen};
+use super::recording::{self, Event, Seen};
 
 /// The prefix of every line the guard itself writes to stderr.
 pub const PREFIX: &str = "jsonrpc-envelope guard: ";
+
+/// The mode a new recording is created with: it holds everything the
+/// session carried (tool arguments, file contents, tokens), so it is the
+/// user's alone.
+const RECORDING_MODE: u32 = 0o600;
 
 pub struct Report {
     start: Instant,
@@ -24,14 +30,16 @@ pub struct Report {
 }
 
 impl Report {
-    /// Opens the recording, when there is one, for appending.
-    pub fn new(quiet: bool, record: Option<&Path>) -> io::Result<Report> {
-        let recording = match record {
+    /// Opens the recording, when there is one, for appending: a new file
+    /// with [`RECORDING_MODE`], an existing one with its mode as it is.
+    pub fn new(quiet: bool, recording: Option<&Path>) -> io::Result<Report> {
+        let recording = match recording {
             None => None,
             Some(path) => Some(BufWriter::new(
                 OpenOptions::new()
                     .create(true)
                     .append(true)
+                    .mode(RECORDING_MODE)
                     .open(path)
                     .map_err(|e| io::Error::new(e.kind(), format!("--record {}: {e}", path.display())))?,
             )),
@@ -39,12 +47,14 @@ impl Report {
         Ok(Report { start: Instant::now(), quiet, recording: Mutex::new(recording) })
     }
 
-    /// Whether a forwarded line needs reporting at all (it has no diagnostic).
-    pub fn records(&self) -> bool {
+    /// Whether a forwarded line needs reporting at all (it has no
+    /// diagnostic, only an entry in the recording).
+    pub fn is_recording(&self) -> bool {
         self.lock().is_some()
     }
 
-    /// Reports a line: its diagnostic unless it was forwarded, and its entry.
+    /// Reports a line: its diagnostic unless it was forwarded, and its entry
+    /// in the recording.
     pub fn line(&self, event: &Event<'_>) {
         if event.action != Action::Forward && !self.quiet {
             let text = match event.line {
@@ -58,13 +68,14 @@ impl Report {
         self.entry(event);
     }
 
-    /// Records a line, without a diagnostic.
+    /// Writes a line's entry in the recording, without a diagnostic.
     pub fn entry(&self, event: &Event<'_>) {
-        let mut recording = self.lock();
-        if let Some(out) = recording.as_mut() {
+        let mut file = self.lock();
+        if let Some(out) = file.as_mut() {
             // Flushed at once: the recording is whole whenever the guard stops.
-            if let Err(e) = record::write(out, self.start.elapsed().as_secs_f64(), event).and_then(|()| out.flush()) {
-                *recording = None;
+            let seconds = self.start.elapsed().as_secs_f64();
+            if let Err(e) = recording::write_entry(out, seconds, event).and_then(|()| out.flush()) {
+                *file = None;
                 diagnostic(&format!("cannot write the recording, which stops here: {e}"));
             }
         }

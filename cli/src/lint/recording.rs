@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::Review;
 use crate::guard::direction::Direction;
-use crate::guard::record;
+use crate::guard::recording;
 
 /// Lints the recording `input`, whose lines were at most `max_line` bytes,
 /// read by `profile`. Returns whether any line would trouble a peer.
@@ -20,29 +20,29 @@ pub fn run(input: impl Read, profile: Profile, max_line: usize, out: impl Write)
     let mut reviews = Direction::BOTH.map(|dir| Review::new(dir.role(), dir.name()));
     let mut sessions = Direction::BOTH.map(|dir| Session::new(dir.role(), profile));
     let index = |dir: Direction| Direction::BOTH.iter().position(|&d| d == dir).expect("both directions");
-    // A record escapes each byte of its line into at most six.
-    let record_limit = max_line.saturating_mul(6).saturating_add(1024);
-    let mut records = 0u64;
-    super::super::stream::for_each_line(input, record_limit, Profile::default(), |entry| {
-        records += 1;
+    // An entry escapes each byte of its line into at most six.
+    let entry_limit = max_line.saturating_mul(6).saturating_add(1024);
+    let mut entries = 0u64;
+    crate::stream::for_each_line(input, entry_limit, Profile::default(), |entry| {
+        entries += 1;
         let Line::Complete { bytes, .. } = entry else {
-            return Err(bad(records, format!("over {record_limit} bytes (lint --max-line sets the line limit)")));
+            return Err(bad(entries, format!("over {entry_limit} bytes (lint --max-line sets the line limit)")));
         };
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(());
         }
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| bad(records, e.to_string()))?;
-        let dir = value.get(record::DIR).and_then(Value::as_str).and_then(Direction::from_name);
-        let number = value.get(record::N).and_then(Value::as_u64);
-        let kind = value.get(record::KIND).and_then(Value::as_str);
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| bad(entries, e.to_string()))?;
+        let dir = value.get(recording::DIR).and_then(Value::as_str).and_then(Direction::from_name);
+        let number = value.get(recording::N).and_then(Value::as_u64);
+        let kind = value.get(recording::KIND).and_then(Value::as_str);
         let (Some(dir), Some(number), Some(kind)) = (dir, number, kind) else {
-            return Err(bad(records, format!("needs {}, {} and {}", record::DIR, record::N, record::KIND)));
+            return Err(bad(entries, format!("needs {}, {} and {}", recording::DIR, recording::N, recording::KIND)));
         };
         let (own, other) = (index(dir), index(dir.other()));
-        let bytes = record::line_of(&value).map_err(|e| bad(records, e))?;
+        let bytes = recording::line_of(&value).map_err(|e| bad(entries, e))?;
         let line = match &bytes {
             None => {
-                let len = value.get(record::LENGTH).and_then(Value::as_u64).unwrap_or(0);
+                let len = value.get(recording::LENGTH).and_then(Value::as_u64).unwrap_or(0);
                 Line::TooLong { number, len: usize::try_from(len).unwrap_or(usize::MAX) }
             }
             Some(bytes) => Line::Complete { number, bytes, classification: profile.classify(bytes) },
@@ -73,6 +73,6 @@ pub fn run(input: impl Read, profile: Profile, max_line: usize, out: impl Write)
     Ok(troubled)
 }
 
-fn bad(record: u64, why: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("recording line {record}: not a guard record: {why}"))
+fn bad(entry: u64, why: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("recording line {entry}: not a guard recording entry: {why}"))
 }

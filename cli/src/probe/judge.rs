@@ -151,7 +151,8 @@ pub fn same_id(sent: &str, got: &str) -> bool {
     if sent == got {
         return true;
     }
-    let (Ok(a), Ok(b)) = (serde_json::from_str::<serde_json::Value>(sent), serde_json::from_str::<serde_json::Value>(got))
+    let (Ok(a), Ok(b)) =
+        (serde_json::from_str::<serde_json::Value>(sent), serde_json::from_str::<serde_json::Value>(got))
     else {
         return false;
     };

@@ -61,7 +61,11 @@ pub fn all(random: usize, seed: u64) -> Vec<ProbeLine> {
     lines.extend(vectors(Group::McpVectors, MCP));
     lines.extend(limits());
     let mut generator = Generator::new(seed);
-    lines.extend((0..random).map(|n| ProbeLine { group: Group::Random, name: format!("random {n}"), bytes: generator.line() }));
+    lines.extend((0..random).map(|n| ProbeLine {
+        group: Group::Random,
+        name: format!("random {n}"),
+        bytes: generator.line(),
+    }));
     lines
 }
 
@@ -95,13 +99,20 @@ fn limits() -> Vec<ProbeLine> {
     ]
     .concat();
     let over = 16 << 20 | 1024;
-    let long = [&br#"{"jsonrpc":"2.0","id":"long","method":"ping","params":{"pad":""#[..], &b"x".repeat(over), b"\"}}"].concat();
+    let long = [&br#"{"jsonrpc":"2.0","id":"long","method":"ping","params":{"pad":""#[..], &b"x".repeat(over), b"\"}}"]
+        .concat();
     vec![
         line("a line over 16 MiB", long),
         line("a request nested 100,000 levels deep", deep),
-        line("invalid UTF-8 in a request", b"{\"jsonrpc\":\"2.0\",\"id\":\"utf8\",\"method\":\"ping\",\"x\":\"\xff\xfe\"}".to_vec()),
+        line(
+            "invalid UTF-8 in a request",
+            b"{\"jsonrpc\":\"2.0\",\"id\":\"utf8\",\"method\":\"ping\",\"x\":\"\xff\xfe\"}".to_vec(),
+        ),
         line("a request with CRLF", b"{\"jsonrpc\":\"2.0\",\"id\":\"crlf\",\"method\":\"ping\"}\r".to_vec()),
-        line("a lone surrogate in params", br#"{"jsonrpc":"2.0","id":"lone","method":"ping","params":{"s":"\ud800"}}"#.to_vec()),
+        line(
+            "a lone surrogate in params",
+            br#"{"jsonrpc":"2.0","id":"lone","method":"ping","params":{"s":"\ud800"}}"#.to_vec(),
+        ),
         line("a lone surrogate as the id", br#"{"jsonrpc":"2.0","id":"\udbff","method":"ping"}"#.to_vec()),
         line("a NUL byte", b"{\"jsonrpc\":\"2.0\",\"id\":\"nul\",\"method\":\"ping\"}\0".to_vec()),
     ]
@@ -135,25 +146,69 @@ impl Generator {
     /// One line: most are envelopes with odd parts, some are damaged.
     pub fn line(&mut self) -> Vec<u8> {
         const IDS: &[&str] = &[
-            "1", "0", "-0", "7", "1.5", "1e2", "1E+2", "-1", "1e400", "9007199254740991", "9007199254740992",
-            "-9007199254740993", "12345678901234567890123", "\"a\"", "\"\"", "\"\\u0061\"", "\"\\ud800\"",
-            "\"\\ud83d\\ude00\"", "\"\\udc00x\"", "null", "true", "false", "{}", "[1]", "{\"a\":1}",
+            "1",
+            "0",
+            "-0",
+            "7",
+            "1.5",
+            "1e2",
+            "1E+2",
+            "-1",
+            "1e400",
+            "9007199254740991",
+            "9007199254740992",
+            "-9007199254740993",
+            "12345678901234567890123",
+            "\"a\"",
+            "\"\"",
+            "\"\\u0061\"",
+            "\"\\ud800\"",
+            "\"\\ud83d\\ude00\"",
+            "\"\\udc00x\"",
+            "null",
+            "true",
+            "false",
+            "{}",
+            "[1]",
+            "{\"a\":1}",
         ];
-        const JSONRPC: &[&str] = &["\"2.0\"", "\"2.0\"", "\"2.0\"", "\"1.0\"", "2.0", "null", "\"2.0 \"", "\"\\u0032.0\""];
-        const METHODS: &[&str] = &["\"ping\"", "\"tools/list\"", "\"ping\"", "\"notifications/x\"", "5", "null", "[]", "\"\""];
+        const JSONRPC: &[&str] =
+            &["\"2.0\"", "\"2.0\"", "\"2.0\"", "\"1.0\"", "2.0", "null", "\"2.0 \"", "\"\\u0032.0\""];
+        const METHODS: &[&str] =
+            &["\"ping\"", "\"tools/list\"", "\"ping\"", "\"notifications/x\"", "5", "null", "[]", "\"\""];
         const PARAMS: &[&str] = &[
-            "{}", "{}", "[]", "[1]", "5", "\"x\"", "null", "true", "{\"_meta\":{}}", "{\"_meta\":5}",
-            "{\"_meta\":null}", "{\"_meta\":{\"progressToken\":\"t\"}}", "{\"_meta\":{\"progressToken\":1.5}}",
-            "{\"_meta\":{\"progressToken\":{}}}", "{\"_meta\":{\"progressToken\":9007199254740992}}",
-            "{\"_meta\":{\"progressToken\":\"\\udfff\"}}", "{\"a\":{\"_meta\":5}}",
+            "{}",
+            "{}",
+            "[]",
+            "[1]",
+            "5",
+            "\"x\"",
+            "null",
+            "true",
+            "{\"_meta\":{}}",
+            "{\"_meta\":5}",
+            "{\"_meta\":null}",
+            "{\"_meta\":{\"progressToken\":\"t\"}}",
+            "{\"_meta\":{\"progressToken\":1.5}}",
+            "{\"_meta\":{\"progressToken\":{}}}",
+            "{\"_meta\":{\"progressToken\":9007199254740992}}",
+            "{\"_meta\":{\"progressToken\":\"\\udfff\"}}",
+            "{\"a\":{\"_meta\":5}}",
         ];
         const RESULTS: &[&str] = &["{}", "[]", "null", "5", "\"ok\"", "{\"a\":[1,2]}"];
         const ERRORS: &[&str] = &[
-            "{\"code\":-32600,\"message\":\"m\"}", "{\"code\":\"x\",\"message\":\"m\"}", "{\"code\":1.5,\"message\":\"m\"}",
-            "{\"message\":\"m\"}", "{\"code\":1}", "{\"code\":1,\"message\":5}", "\"boom\"", "null",
+            "{\"code\":-32600,\"message\":\"m\"}",
+            "{\"code\":\"x\",\"message\":\"m\"}",
+            "{\"code\":1.5,\"message\":\"m\"}",
+            "{\"message\":\"m\"}",
+            "{\"code\":1}",
+            "{\"code\":1,\"message\":5}",
+            "\"boom\"",
+            "null",
             "{\"code\":1e3,\"message\":\"m\",\"data\":[1]}",
         ];
-        const EXTRAS: &[&str] = &["\"x\":1", "\"ID\":1", "\"Method\":\"m\"", "\"\":0", "\"params\":{}", "\"result\":{}"];
+        const EXTRAS: &[&str] =
+            &["\"x\":1", "\"ID\":1", "\"Method\":\"m\"", "\"\":0", "\"params\":{}", "\"result\":{}"];
         const DAMAGE: &[&str] = &["", "", "", "", "trunc", "garbage", "control", "bytes", "space"];
 
         let mut members: Vec<String> = Vec::new();
@@ -197,7 +252,15 @@ impl Generator {
             // Something else: a log line, a scalar, a batch.
             8 => {
                 return self
-                    .pick(&["{\"level\":\"info\",\"msg\":\"hi\"}", "42", "\"text\"", "null", "[]", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "{}"])
+                    .pick(&[
+                        "{\"level\":\"info\",\"msg\":\"hi\"}",
+                        "42",
+                        "\"text\"",
+                        "null",
+                        "[]",
+                        "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
+                        "{}",
+                    ])
                     .as_bytes()
                     .to_vec();
             }
@@ -243,10 +306,12 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_lines_and_another_other_lines() {
-        let lines = |seed| (0..200).map({
-            let mut g = Generator::new(seed);
-            move |_| g.line()
-        });
+        let lines = |seed| {
+            (0..200).map({
+                let mut g = Generator::new(seed);
+                move |_| g.line()
+            })
+        };
         assert!(lines(7).eq(lines(7)));
         assert!(!lines(7).eq(lines(8)));
         assert!(lines(1).all(|line| !line.contains(&b'\n')));
@@ -257,7 +322,11 @@ mod tests {
         let all = all(0, 0);
         let count = |group| all.iter().filter(|l| l.group == group).count();
         let one_line = |file: &str| {
-            file.lines().filter(|r| !serde_json::from_str::<Value>(r).unwrap()["line"].as_str().is_some_and(|l| l.contains('\n'))).count()
+            file.lines()
+                .filter(|r| {
+                    !serde_json::from_str::<Value>(r).unwrap()["line"].as_str().is_some_and(|l| l.contains('\n'))
+                })
+                .count()
         };
         assert_eq!(count(Group::EnvelopeVectors), one_line(ENVELOPE));
         assert_eq!(count(Group::McpVectors), one_line(MCP));

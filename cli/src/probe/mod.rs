@@ -6,34 +6,22 @@
 
 mod judge;
 mod lines;
+mod options;
 mod report;
 mod server;
 
-use std::ffi::OsString;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use jsonrpc_envelope::{Action, Kind, Line, Profile, Role, Session, classify, log_value};
 
+use judge::Owed;
 pub use judge::{Column, Verdict};
 pub use lines::Group;
-pub use report::Report;
-use judge::Owed;
 use lines::ProbeLine;
+pub use options::Options;
+pub use report::Report;
 use server::{Out, Server};
-
-/// What to probe, and how.
-#[derive(Debug, Clone)]
-pub struct Options {
-    pub profile: Profile,
-    /// Random lines, after the vectors and the limits.
-    pub lines: usize,
-    pub seed: u64,
-    pub json: bool,
-    /// The longest wait for one line's keep-alive answer.
-    pub timeout: Duration,
-    pub command: Vec<OsString>,
-}
 
 /// How long the probe waits after the keep-alive's answer for a reply owed
 /// that has not come yet (a server may answer requests out of order).
@@ -118,7 +106,9 @@ impl Probe<'_> {
         let mut got = Vec::new();
         match self.request(initialize, "\"probe-initialize\"", &mut got) {
             Waited::Answered(_) => {}
-            Waited::Died(how) => return Err(io::Error::other(format!("the server ended during the handshake ({how})"))),
+            Waited::Died(how) => {
+                return Err(io::Error::other(format!("the server ended during the handshake ({how})")));
+            }
             Waited::Hung => return Err(io::Error::other("the server did not answer initialize in time")),
         }
         report.stdout(&got);

@@ -124,8 +124,7 @@ impl Report {
             }
             writeln!(out)?;
         }
-        for (what, (count, first)) in
-            [("not JSON-RPC", &self.not_jsonrpc), ("not one message", &self.not_one_message)]
+        for (what, (count, first)) in [("not JSON-RPC", &self.not_jsonrpc), ("not one message", &self.not_one_message)]
         {
             if *count > 0 {
                 writeln!(out, "\nstdout: {count} lines {what}, such as:")?;
@@ -181,7 +180,8 @@ impl Report {
             .iter()
             .flat_map(|(group, failures)| failures.iter().map(move |f| (group, f)))
             .map(|(group, f)| {
-                let mut record = json!({"group": group.key(), "name": f.name, "line": f.shown, "verdict": f.verdict.name()});
+                let mut record =
+                    json!({"group": group.key(), "name": f.name, "line": f.shown, "verdict": f.verdict.name()});
                 match &f.verdict {
                     Verdict::Missing { owed } => record["owed"] = owed.as_str().into(),
                     Verdict::Wrong { owed, got } => {

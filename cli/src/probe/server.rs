@@ -81,7 +81,14 @@ impl Server {
     }
 
     /// Stops the server and its process group.
-    pub fn stop(mut self) {
+    pub fn stop(self) {
+        drop(self);
+    }
+}
+
+/// A server is never left running: dropping it stops it and its group.
+impl Drop for Server {
+    fn drop(&mut self) {
         self.to_stdin = None;
         let group = self.child.id() as libc::pid_t;
         // SAFETY: kill(2) with a process group id we made; no memory involved.

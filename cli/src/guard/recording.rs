@@ -1,5 +1,5 @@
-//! The recording's format (SPEC §8, `--record FILE`): one JSON object per
-//! line seen, written here and read back by `lint --recording`.
+//! The guard's recording (SPEC §8, `--record FILE`): one entry, a JSON
+//! object, per line seen, written here and read back by `lint --recording`.
 
 use std::io::{self, Write};
 
@@ -10,7 +10,7 @@ use jsonrpc_envelope::Action;
 
 use super::direction::Direction;
 
-/// The fields, in the order they are written.
+/// An entry's fields, in the order they are written.
 pub const T: &str = "t";
 pub const DIR: &str = "dir";
 pub const N: &str = "n";
@@ -28,7 +28,7 @@ pub struct Event<'a> {
     pub dir: Direction,
     pub number: u64,
     pub kind: &'static str,
-    /// The session's decision (its name is the record's `action`), or
+    /// The session's decision (its name is the entry's `action`), or
     /// [`Action::Drop`] for a line that could not be delivered.
     pub action: Action,
     /// The session's note on the action.
@@ -46,9 +46,10 @@ pub enum Seen<'a> {
     TooLong(usize),
 }
 
-/// Writes `event`, seen `seconds` after the start, as one JSON line. The
-/// line's text is escaped or encoded straight into `out`, never copied whole.
-pub fn write(out: &mut impl Write, seconds: f64, event: &Event<'_>) -> io::Result<()> {
+/// Writes the entry of `event`, seen `seconds` after the start, as one JSON
+/// line. The line's text is escaped or encoded straight into `out`, never
+/// copied whole.
+pub fn write_entry(out: &mut impl Write, seconds: f64, event: &Event<'_>) -> io::Result<()> {
     write!(
         out,
         r#"{{"{T}":{:.6},"{DIR}":"{}","{N}":{},"{KIND}":"{}","{ACTION}":"{}","{REPLY}":"#,
@@ -83,16 +84,16 @@ pub fn write(out: &mut impl Write, seconds: f64, event: &Event<'_>) -> io::Resul
     out.write_all(b"}\n")
 }
 
-/// A line's bytes from its record: `line` or `line_base64`; `Ok(None)` for a
-/// line recorded by its length alone.
-pub fn line_of(record: &serde_json::Value) -> Result<Option<Vec<u8>>, String> {
-    if let Some(text) = record.get(LINE).and_then(|v| v.as_str()) {
+/// A line's bytes from its entry: `line` or `line_base64`; `Ok(None)` for a
+/// line whose entry holds its length alone.
+pub fn line_of(entry: &serde_json::Value) -> Result<Option<Vec<u8>>, String> {
+    if let Some(text) = entry.get(LINE).and_then(|v| v.as_str()) {
         return Ok(Some(text.as_bytes().to_vec()));
     }
-    if let Some(encoded) = record.get(LINE_BASE64).and_then(|v| v.as_str()) {
+    if let Some(encoded) = entry.get(LINE_BASE64).and_then(|v| v.as_str()) {
         return BASE64.decode(encoded).map(Some).map_err(|e| format!("{LINE_BASE64}: {e}"));
     }
-    if record.get(LENGTH).and_then(|v| v.as_u64()).is_some() {
+    if entry.get(LENGTH).and_then(|v| v.as_u64()).is_some() {
         return Ok(None);
     }
     Err(format!("no {LINE}, {LINE_BASE64} or {LENGTH}"))
@@ -113,12 +114,12 @@ mod tests {
             line,
         };
         let mut out = Vec::new();
-        write(&mut out, 1.5, &event).unwrap();
+        write_entry(&mut out, 1.5, &event).unwrap();
         String::from_utf8(out).unwrap()
     }
 
     #[test]
-    fn a_record_has_the_fields_spec_names_in_order() {
+    fn an_entry_has_the_fields_spec_names_in_order() {
         assert_eq!(
             written(Seen::Bytes(b"[1]\r"), Some("{\"x\":1}")),
             "{\"t\":1.500000,\"dir\":\"to_server\",\"n\":3,\"kind\":\"batch\",\"action\":\"answered\",\
@@ -132,7 +133,7 @@ mod tests {
         let bytes = b"p\xffng\n\x00";
         let text = written(Seen::Bytes(bytes), None);
         assert!(text.contains(",\"line_base64\":\"cP9uZwoA\"}"), "{text}");
-        let record: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(line_of(&record).unwrap().unwrap(), bytes);
+        let entry: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(line_of(&entry).unwrap().unwrap(), bytes);
     }
 }
