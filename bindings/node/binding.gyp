@@ -11,7 +11,10 @@
   "targets": [
     {
       "target_name": "jsonrpc_envelope",
-      "sources": ["src/addon.c", "src/convert.c", "src/input.c", "src/reader.c", "src/session.c"],
+      "sources": [
+        "src/addon.c", "src/line.c", "src/reader.c", "src/session.c",
+        "src/handle.c", "src/arguments.c", "src/convert.c", "src/errors.c"
+      ],
       "include_dirs": ["<(jsonrpc_root)/include"],
       "defines": ["NAPI_VERSION=8"],
       "cflags": ["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O2", "-fvisibility=hidden"],

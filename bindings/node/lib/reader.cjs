@@ -23,7 +23,7 @@ const END = native.layout.batchEnd;
 
 // The memory one reader's or session's batches reuse, and the messages
 // made of what the addon gives for each call (see batch_value in
-// src/reader.c).
+// src/addon.h).
 class Batches {
   // Where the addon writes a batch's records, reused from one call to the
   // next (the messages copy what they keep); the addon makes a bigger one

@@ -1,100 +1,15 @@
 /*
- * addon.c: the module's entry point (the ABI check, the exports) and the
- * one-line calls: classify, invalidReply, logValue. The JavaScript in
- * lib/ builds the public API on these. Roles and profiles arrive as the
- * library's names for them (convert.c reads them).
+ * addon.c: the module's entry point: the ABI check, the per-environment
+ * state, and the exports: the library's names and constants, the record's
+ * layout and the state's numbers (see addon.h), and the functions of the
+ * addon's parts (line.c, handle.c, reader.c, session.c). The JavaScript in
+ * lib/ builds the public API on these.
  */
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "addon.h"
-
-/* A callback's `count` arguments, of which the first is bytes (named
- * `what` in errors), read into `input`; its state too. */
-static bool bytes_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *what,
-                       State **state, Input *input) {
-    return callback_args(env, info, count, argv, state) && input_bytes(env, *state, argv[0], what, input);
-}
-
-/* ---- classify(line, profile?) -> texts -----------------------------------
- * Writes the line's classification into the state's record (the `record`
- * export) and returns its strings as one string (see texts_value), or
- * undefined when it has none. */
-
-static napi_value js_classify(napi_env env, napi_callback_info info) {
-    napi_value argv[2];
-    State *state = NULL;
-    Input line;
-    uint32_t profile;
-    if (!bytes_args(env, info, 2, argv, "line", &state, &line)) {
-        return NULL;
-    }
-    if (!profile_arg(env, argv[1], &profile)) {
-        input_release(&line);
-        return NULL;
-    }
-    JsonRpcClassification c;
-    JsonRpcStatus status =
-        jsonrpc_classify_into(line.data, line.len, profile, &c, state->scratch, sizeof state->scratch);
-    input_release(&line);
-    if (status != JSONRPC_STATUS_OK || c.kind == JSONRPC_KIND_NONE) {
-        /* The header: kind NONE only when the call failed inside. */
-        throw_status(env, "jsonrpc_classify_into", status != JSONRPC_STATUS_OK ? status : JSONRPC_STATUS_INTERNAL_ERROR,
-                     c.reason, NULL);
-        jsonrpc_classification_free(&c);
-        return NULL;
-    }
-    TextsInfo texts = {0, true};
-    record_write(state->record, &c, &texts);
-    napi_value result;
-    bool ok = texts_value(env, state, &c, &texts, &result);
-    jsonrpc_classification_free(&c);
-    return ok ? result : NULL;
-}
-
-/* ---- invalidReply(line, role, profile?) -> string | null ------------------ */
-
-static napi_value js_invalid_reply(napi_env env, napi_callback_info info) {
-    napi_value argv[3];
-    State *state = NULL;
-    Input line;
-    uint32_t role, profile;
-    if (!bytes_args(env, info, 3, argv, "line", &state, &line)) {
-        return NULL;
-    }
-    if (!role_arg(env, argv[1], &role) || !profile_arg(env, argv[2], &profile)) {
-        input_release(&line);
-        return NULL;
-    }
-    JsonRpcReply reply = jsonrpc_invalid_reply(line.data, line.len, role, profile);
-    input_release(&line);
-    if (reply.status != JSONRPC_STATUS_OK) {
-        jsonrpc_string_free(&reply.text);
-        return throw_status(env, "jsonrpc_invalid_reply", reply.status, (JsonRpcStr){NULL, 0}, NULL);
-    }
-    return owned_string_value(env, &reply.text);
-}
-
-/* ---- logValue(bytes) -> string -------------------------------------------- */
-
-static napi_value js_log_value(napi_env env, napi_callback_info info) {
-    napi_value argv[1];
-    State *state = NULL;
-    Input bytes;
-    if (!bytes_args(env, info, 1, argv, "bytes", &state, &bytes)) {
-        return NULL;
-    }
-    JsonRpcString text = jsonrpc_log_value(bytes.data, bytes.len);
-    input_release(&bytes);
-    if (text.ptr == NULL) {
-        /* The header: no string only when memory ran out or the library
-         * caught a fault. */
-        return throw_error(env, "jsonrpc_log_value failed: out of memory or a fault inside the library");
-    }
-    return owned_string_value(env, &text);
-}
 
 /* ---- the module's exports ------------------------------------------------- */
 
@@ -201,10 +116,17 @@ static bool set(napi_env env, napi_value object, const char *key, napi_value val
     return value != NULL && napi_set_named_property(env, object, key, value) == napi_ok;
 }
 
-bool set_function(napi_env env, napi_value object, const char *key, napi_callback callback, State *state) {
-    napi_value fn;
-    return napi_create_function(env, key, NAPI_AUTO_LENGTH, callback, state, &fn) == napi_ok &&
-           set(env, object, key, fn);
+/* Sets each function of `functions` (ended by a NULL name) on `exports`,
+ * made with `state` (their callbacks' data). */
+static bool set_functions(napi_env env, napi_value exports, const ExportedFunction *functions, State *state) {
+    for (const ExportedFunction *f = functions; f->name != NULL; f++) {
+        napi_value fn;
+        if (napi_create_function(env, f->name, NAPI_AUTO_LENGTH, f->callback, state, &fn) != napi_ok ||
+            !set(env, exports, f->name, fn)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 NAPI_MODULE_INIT() {
@@ -248,10 +170,9 @@ NAPI_MODULE_INIT() {
               set(env, exports, "version", value) &&
               napi_create_uint32(env, jsonrpc_abi_version(), &value) == napi_ok && set(env, exports, "abiVersion", value) &&
               napi_create_double(env, (double)jsonrpc_default_max_line(), &value) == napi_ok &&
-              set(env, exports, "defaultMaxLine", value) && set_function(env, exports, "classify", js_classify, state) &&
-              set_function(env, exports, "invalidReply", js_invalid_reply, state) &&
-              set_function(env, exports, "logValue", js_log_value, state) && reader_define(env, exports, state) &&
-              session_define(env, exports, state);
+              set(env, exports, "defaultMaxLine", value) && set_functions(env, exports, LINE_FUNCTIONS, state) &&
+              set_functions(env, exports, HANDLE_FUNCTIONS, state) && set_functions(env, exports, READER_FUNCTIONS, state) &&
+              set_functions(env, exports, SESSION_FUNCTIONS, state);
     if (!ok) {
         return throw_last_error(env);
     }

@@ -2,6 +2,17 @@
  * addon.h: what the parts of the Node-API addon share. The addon converts
  * JavaScript values to the library's (pointer, length) inputs and the
  * library's results to JavaScript values; every decision is the library's.
+ *
+ * Its parts, each with one job, call one another only in this order (no
+ * part calls back into one above it):
+ *   addon.c      the entry point: ABI check, state, exports
+ *   line.c       classify, invalidReply, logValue
+ *   reader.c     a reader's or a session's feed and end
+ *   session.c    a session's sent, refused, outstanding
+ *   handle.c     the reader and session handles: made, checked, freed
+ *   arguments.c  JavaScript arguments as the library's inputs
+ *   convert.c    the library's results as JavaScript values
+ *   errors.c     failures as JavaScript exceptions
  */
 
 #ifndef JSONRPC_ENVELOPE_NODE_ADDON_H
@@ -17,9 +28,20 @@
 
 /*
  * A classification travels to JavaScript as a record of doubles (numbers
- * only; its strings travel as one JavaScript string, see texts_value). The
+ * only; its strings travel as one JavaScript string, see convert.c). The
  * JavaScript side reads the slot numbers from the addon's `layout` export,
  * never from a copy of its own.
+ *
+ * Why a record, and not the library's JsonRpcLine items read in place (or
+ * a copy of them read at offsetof offsets): JavaScript cannot follow the
+ * header's pointers (a string's `ptr`, a `note`), so the strings must be
+ * copied here all the same; it slices a string by UTF-16 units where the
+ * header counts bytes, so their lengths must be computed here all the same;
+ * a size_t or uint64_t takes two 32-bit reads and arithmetic where a double
+ * takes one; and the items are the reader's until its next call, which
+ * JavaScript may outlive. Such a copy read at offsetof offsets was tried,
+ * measured against this record in turns, and was slower in nearly every
+ * row that builds objects.
  */
 /* The number of strings a classification carries. */
 #define TEXT_COUNT 6
@@ -71,6 +93,34 @@ typedef struct State {
     size_t texts_cap;
 } State;
 
+/* napi_* calls that fail leave a pending exception or get one. */
+#define NAPI_OK(call)                          \
+    do {                                       \
+        if ((call) != napi_ok) {               \
+            return throw_last_error(env);      \
+        }                                      \
+    } while (0)
+
+/* A function a part of the addon defines on the module's exports: its
+ * name there and its callback (made with the state as its data). Each part
+ * lists its own, ended by {NULL, NULL}; addon.c defines them all. */
+typedef struct ExportedFunction {
+    const char *name;
+    napi_callback callback;
+} ExportedFunction;
+
+/* line.c: classify, invalidReply, logValue. */
+extern const ExportedFunction LINE_FUNCTIONS[];
+/* handle.c: readerNew, readerFree, liveReaders, and their session
+ * counterparts sessionNew, sessionFree, liveSessions. */
+extern const ExportedFunction HANDLE_FUNCTIONS[];
+/* reader.c: readerFeed, readerEnd, sessionFeed, sessionEnd. */
+extern const ExportedFunction READER_FUNCTIONS[];
+/* session.c: sessionSent, sessionRefused, sessionOutstanding. */
+extern const ExportedFunction SESSION_FUNCTIONS[];
+
+/* ---- arguments.c: a callback's arguments as the library's inputs -------- */
+
 /* A line or chunk argument as bytes: a view of a Uint8Array's memory, or a
  * string's UTF-8 encoding in the state's buffer or an allocation. */
 typedef struct Input {
@@ -83,61 +133,6 @@ typedef struct Input {
  * type it throws a TypeError naming `what` and returns false. */
 bool input_bytes(napi_env env, State *state, napi_value value, const char *what, Input *out);
 void input_release(Input *input);
-
-/* What record_write found of a classification's strings: their bytes
- * back to back with a NUL after each (0 when none is present), and whether
- * they are all ASCII. */
-typedef struct TextsInfo {
-    size_t bytes;
-    bool ascii;
-} TextsInfo;
-
-/* Writes a classification's numbers into `record` (SLOT_COUNT doubles),
- * its strings' UTF-16 lengths included, and adds its strings to `texts`. */
-void record_write(double *record, const JsonRpcClassification *c, TextsInfo *texts);
-
-/* A classification's strings (those `info` describes), back to back, each
- * followed by a NUL, in the order of SLOT_TEXTS, as one JavaScript string;
- * `undefined` when there is none. The state's scratch is the one that was
- * handed to jsonrpc_classify_into. */
-bool texts_value(napi_env env, State *state, const JsonRpcClassification *c, const TextsInfo *info,
-                 napi_value *result);
-
-/* A batch's `texts` (the strings of all its items, laid out so by the
- * library) as one JavaScript string, or `undefined` when empty. */
-bool batch_texts_value(napi_env env, const JsonRpcBatch *batch, const TextsInfo *info, napi_value *result);
-
-/* A batch's action texts and notes (a session's lines), back to back, each
- * followed by a NUL, in the state's `texts` buffer, their UTF-16 lengths
- * in each record's SLOT_ACTION_TEXT and SLOT_NOTE; `*result` is the string
- * of them, or NULL when no line has either (nothing is made). */
-bool extras_value(napi_env env, State *state, const JsonRpcBatch *batch, double *records, napi_value *result);
-
-/* UTF-16 code units of valid UTF-8 text; *ascii is cleared when a byte is
- * not ASCII. */
-size_t utf16_units(const uint8_t *text, size_t len, bool *ascii);
-
-/* A JavaScript string of valid UTF-8 text (copied as Latin-1 when it is
- * ASCII, which V8 takes without decoding). */
-napi_status string_value(napi_env env, const char *text, size_t len, bool ascii, napi_value *result);
-
-/* A string the library returned, as a JavaScript string (null when it has
- * none), and freed. NULL (with an exception) on a failed napi_* call. */
-napi_value owned_string_value(napi_env env, JsonRpcString *text);
-
-/* Throws a JavaScript error of the given kind unless one is pending;
- * returns NULL for the callback to return. */
-napi_value throw_type_error(napi_env env, const char *message);
-napi_value throw_range_error(napi_env env, const char *message);
-napi_value throw_error(napi_env env, const char *message);
-/* A failed library call, named with the library's status name, its
- * detail (a result's reason) when there is one, and what it means for
- * the caller (NULL: nothing to add). Returns NULL. */
-napi_value throw_status(napi_env env, const char *call, JsonRpcStatus status, JsonRpcStr detail,
-                        const char *consequence);
-/* After a failed napi_* call: throws its message unless an exception is
- * already pending. */
-napi_value throw_last_error(napi_env env);
 
 /* A callback's first `count` arguments into argv (undefined where fewer
  * were passed, so a missing argument gets the same TypeError as a wrong
@@ -159,30 +154,54 @@ bool profile_arg(napi_env env, napi_value value, uint32_t *profile);
  * checked by lib/arguments.cjs; a RangeError for anything else. */
 bool max_line_arg(napi_env env, napi_value value, size_t *max_line);
 
-/* napi_* calls that fail leave a pending exception or get one. */
-#define NAPI_OK(call)                          \
-    do {                                       \
-        if ((call) != napi_ok) {               \
-            return throw_last_error(env);      \
-        }                                      \
-    } while (0)
+/* ---- handle.c: the reader and session handles ---------------------------- */
 
-/* Sets `object[key]` to a function of `callback` made with `state` (its
- * callbacks' data); false on a failed napi_* call. */
-bool set_function(napi_env env, napi_value object, const char *key, napi_callback callback, State *state);
-
-/* The stream handles' part of the module (reader.c): defines readerNew,
- * readerFeed, readerEnd, readerFree, liveReaders and their session
- * counterparts (sessionNew, sessionFeed, sessionEnd, sessionFree,
- * liveSessions) on `exports`. */
-bool reader_define(napi_env env, napi_value exports, State *state);
-
-/* The live session behind a handle argument, or NULL with an exception
- * (a TypeError for no session handle, an Error for a freed one). */
+/* The live reader (session) behind a handle argument, or NULL with an
+ * exception (a TypeError for no such handle, an Error for a freed one). */
+JsonRpcReader *reader_arg(napi_env env, napi_value handle);
 JsonRpcSession *session_arg(napi_env env, napi_value handle);
 
-/* The session's own calls (session.c): sessionSent, sessionRefused and
- * sessionOutstanding, defined on `exports`. */
-bool session_define(napi_env env, napi_value exports, State *state);
+/* ---- convert.c: the library's results as JavaScript values --------------- */
+
+/* A classification into the state's record (the `record` export), and its
+ * strings back to back, each followed by a NUL, in the order of SLOT_TEXTS,
+ * as the one JavaScript string `*result` (`undefined` when it has none).
+ * The state's scratch is the one that was handed to jsonrpc_classify_into.
+ * False with an exception on failure. */
+bool classification_value(napi_env env, State *state, const JsonRpcClassification *c, napi_value *result);
+
+/* A batch, for the JavaScript that reads it: its numbers in the state's
+ * `batch` (its number of lines first: 0 for none), a record per line in
+ * `records` (a Float64Array the caller reuses) or a new one when it is too
+ * small, its bytes in `slab` (a Uint8Array the caller keeps for many
+ * batches) from byte `used` on, or a new Buffer when they do not fit there,
+ * and its strings as the result (one string, undefined when none). When
+ * the records or the bytes went anywhere but the caller's own, or when a
+ * session's lines carry action texts or notes, the result is
+ * [texts, records, bytes, extras] instead (extras, the action texts and
+ * notes as one string, undefined when there are none). NULL with an
+ * exception on failure. */
+napi_value batch_value(napi_env env, State *state, const JsonRpcBatch *batch, napi_value records, napi_value slab,
+                       napi_value used);
+
+/* A string the library returned, as a JavaScript string (null when it has
+ * none), and freed. NULL (with an exception) on a failed napi_* call. */
+napi_value owned_string_value(napi_env env, JsonRpcString *text);
+
+/* ---- errors.c: the addon's failures as JavaScript exceptions ------------- */
+
+/* Throws a JavaScript error of the given kind unless one is pending;
+ * returns NULL for the callback to return. */
+napi_value throw_type_error(napi_env env, const char *message);
+napi_value throw_range_error(napi_env env, const char *message);
+napi_value throw_error(napi_env env, const char *message);
+/* A failed library call, named with the library's status name, its
+ * detail (a result's reason) when there is one, and what it means for
+ * the caller (NULL: nothing to add). Returns NULL. */
+napi_value throw_status(napi_env env, const char *call, JsonRpcStatus status, JsonRpcStr detail,
+                        const char *consequence);
+/* After a failed napi_* call: throws its message unless an exception is
+ * already pending. */
+napi_value throw_last_error(napi_env env);
 
 #endif /* JSONRPC_ENVELOPE_NODE_ADDON_H */

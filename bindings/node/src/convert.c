@@ -1,16 +1,27 @@
 /*
- * convert.c: a classification's numbers into a record of doubles, and its
- * strings into one JavaScript string; the addon's errors as JavaScript
- * exceptions.
+ * convert.c: the library's results as JavaScript values. A classification
+ * (classify's, or each line's of a batch) goes as a record of doubles (see
+ * addon.h), its strings as one JavaScript string; a batch also as a copy
+ * of its bytes and, for a session, its lines' action texts and notes as
+ * another string; a string the library returned as a JavaScript string.
  */
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "addon.h"
 
-size_t utf16_units(const uint8_t *text, size_t len, bool *ascii) {
+/* What record_write found of a classification's strings: their bytes
+ * back to back with a NUL after each (0 when none is present), and whether
+ * they are all ASCII. */
+typedef struct TextsInfo {
+    size_t bytes;
+    bool ascii;
+} TextsInfo;
+
+/* UTF-16 code units of valid UTF-8 text; *ascii is cleared when a byte is
+ * not ASCII. */
+static size_t utf16_units(const uint8_t *text, size_t len, bool *ascii) {
     /* Valid UTF-8 (every string the library hands out is): a sequence of
      * n bytes is one unit, a 4-byte one is a surrogate pair. So every
      * continuation byte takes one off the byte count, and every 4-byte
@@ -44,7 +55,9 @@ static void text_write(double *slot, JsonRpcStr text, TextsInfo *texts) {
     texts->bytes += text.len + 1;
 }
 
-void record_write(double *record, const JsonRpcClassification *c, TextsInfo *texts) {
+/* Writes a classification's numbers into `record` (SLOT_COUNT doubles),
+ * its strings' UTF-16 lengths included, and adds its strings to `texts`. */
+static void record_write(double *record, const JsonRpcClassification *c, TextsInfo *texts) {
     record[SLOT_KIND] = c->kind;
     record[SLOT_ID_KIND] = c->id_kind;
     record[SLOT_JSONRPC_2_0] = c->jsonrpc_2_0;
@@ -66,7 +79,8 @@ void record_write(double *record, const JsonRpcClassification *c, TextsInfo *tex
     text_write(record + SLOT_TEXTS + 5, c->substitute, texts);
 }
 
-napi_status string_value(napi_env env, const char *text, size_t len, bool ascii, napi_value *result) {
+/* A JavaScript string of valid UTF-8 text. */
+static napi_status string_value(napi_env env, const char *text, size_t len, bool ascii, napi_value *result) {
     /* ASCII is copied as Latin-1, which V8 takes without decoding. */
     return ascii ? napi_create_string_latin1(env, text, len, result)
                  : napi_create_string_utf8(env, text, len, result);
@@ -95,8 +109,12 @@ static size_t text_append(uint8_t *to, size_t at, JsonRpcStr text) {
     return at + text.len + 1;
 }
 
-bool texts_value(napi_env env, State *state, const JsonRpcClassification *c, const TextsInfo *info,
-                 napi_value *result) {
+/* A classification's strings (those `info` describes), back to back, each
+ * followed by a NUL, in the order of SLOT_TEXTS, as one JavaScript string;
+ * `undefined` when there is none. The state's scratch is the one that was
+ * handed to jsonrpc_classify_into. */
+static bool texts_value(napi_env env, State *state, const JsonRpcClassification *c, const TextsInfo *info,
+                        napi_value *result) {
     if (info->bytes == 0) {
         return napi_get_undefined(env, result) == napi_ok || (throw_last_error(env), false);
     }
@@ -131,7 +149,15 @@ bool texts_value(napi_env env, State *state, const JsonRpcClassification *c, con
     return true;
 }
 
-bool batch_texts_value(napi_env env, const JsonRpcBatch *batch, const TextsInfo *info, napi_value *result) {
+bool classification_value(napi_env env, State *state, const JsonRpcClassification *c, napi_value *result) {
+    TextsInfo texts = {0, true};
+    record_write(state->record, c, &texts);
+    return texts_value(env, state, c, &texts, result);
+}
+
+/* A batch's `texts` (the strings of all its items, laid out so by the
+ * library) as one JavaScript string, or `undefined` when empty. */
+static bool batch_texts_value(napi_env env, const JsonRpcBatch *batch, const TextsInfo *info, napi_value *result) {
     napi_status status = batch->texts_len == 0 ? napi_get_undefined(env, result)
                                                : string_value(env, batch->texts, batch->texts_len, info->ascii, result);
     if (status != napi_ok) {
@@ -152,7 +178,11 @@ static void extra_measure(double *slot, const char *text, size_t len, size_t *by
     *bytes += len + 1;
 }
 
-bool extras_value(napi_env env, State *state, const JsonRpcBatch *batch, double *records, napi_value *result) {
+/* A batch's action texts and notes (a session's lines), back to back, each
+ * followed by a NUL, in the state's `texts` buffer, their UTF-16 lengths
+ * in each record's SLOT_ACTION_TEXT and SLOT_NOTE; `*result` is the string
+ * of them, or NULL when no line has either (nothing is made). */
+static bool extras_value(napi_env env, State *state, const JsonRpcBatch *batch, double *records, napi_value *result) {
     size_t bytes = 0;
     bool ascii = true;
     double *record = records;
@@ -184,6 +214,127 @@ bool extras_value(napi_env env, State *state, const JsonRpcBatch *batch, double 
     return true;
 }
 
+/* The records argument, when it is a Float64Array of `slots` numbers or
+ * more, is where the batch's records go; otherwise a new one is made, and
+ * *made says so. */
+static bool records_for(napi_env env, napi_value given, size_t slots, napi_value *records, double **data,
+                        bool *made) {
+    bool is_typedarray = false;
+    if (given != NULL && napi_is_typedarray(env, given, &is_typedarray) == napi_ok && is_typedarray) {
+        napi_typedarray_type type;
+        size_t length = 0;
+        void *memory = NULL;
+        if (napi_get_typedarray_info(env, given, &type, &length, &memory, NULL, NULL) == napi_ok &&
+            type == napi_float64_array && length >= slots && memory != NULL) {
+            *records = given;
+            *data = memory;
+            *made = false;
+            return true;
+        }
+    }
+    *made = true;
+    napi_value buffer;
+    void *memory = NULL;
+    if (napi_create_arraybuffer(env, slots * sizeof(double), &memory, &buffer) != napi_ok ||
+        napi_create_typedarray(env, napi_float64_array, slots, buffer, 0, records) != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    *data = memory;
+    return true;
+}
+
+/* Where a batch's bytes go: into `slab` (a Uint8Array the caller keeps
+ * for many batches) from byte `used` on, when they fit there, so that a
+ * batch of a few lines costs no allocation; otherwise into a new Buffer
+ * (and *made says so). Sets *bytes to the one used and *base to where the
+ * batch starts in it. */
+static bool bytes_for(napi_env env, const JsonRpcBatch *batch, napi_value slab, napi_value used, napi_value *bytes,
+                      size_t *base, bool *made) {
+    napi_typedarray_type type;
+    size_t length = 0;
+    void *memory = NULL;
+    double at = 0;
+    if (napi_get_typedarray_info(env, slab, &type, &length, &memory, NULL, NULL) == napi_ok &&
+        type == napi_uint8_array && memory != NULL && napi_get_value_double(env, used, &at) == napi_ok && at >= 0 &&
+        at <= (double)length && (double)(size_t)at == at && batch->bytes_len <= length - (size_t)at) {
+        if (batch->bytes_len > 0) {
+            memcpy((uint8_t *)memory + (size_t)at, batch->bytes, batch->bytes_len);
+        }
+        *bytes = slab;
+        *base = (size_t)at;
+        *made = false;
+        return true;
+    }
+    *made = true;
+    napi_status status = batch->bytes_len == 0 ? napi_create_buffer(env, 0, NULL, bytes)
+                                               : napi_create_buffer_copy(env, batch->bytes_len, batch->bytes, NULL, bytes);
+    if (status != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    *base = 0;
+    return true;
+}
+
+/* One result and no array in the usual case (a reader's lines, or a
+ * session's lines that are all forwarded): making an array is a large part
+ * of what a one-line batch costs. */
+napi_value batch_value(napi_env env, State *state, const JsonRpcBatch *batch, napi_value records_given,
+                       napi_value slab, napi_value used) {
+    napi_value result;
+    if (batch->count == 0) {
+        state->batch[BATCH_LINES] = 0;
+        NAPI_OK(napi_get_undefined(env, &result));
+        return result;
+    }
+    if (batch->count > SIZE_MAX / sizeof(double) / SLOT_COUNT) {
+        return throw_range_error(env, "too many lines in one batch");
+    }
+    napi_value records;
+    double *first;
+    napi_value bytes;
+    size_t base;
+    bool new_records, new_bytes;
+    if (!records_for(env, records_given, batch->count * SLOT_COUNT, &records, &first, &new_records) ||
+        !bytes_for(env, batch, slab, used, &bytes, &base, &new_bytes)) {
+        return NULL;
+    }
+    TextsInfo texts = {0, true};
+    double *record = first;
+    for (size_t i = 0; i < batch->count; i++, record += SLOT_COUNT) {
+        const JsonRpcLine *line = &batch->items[i];
+        record_write(record, &line->classification, &texts);
+        record[SLOT_NUMBER] = (double)line->number;
+        record[SLOT_OFFSET] = (double)(base + line->offset);
+        record[SLOT_LENGTH] = (double)line->len;
+        record[SLOT_ACTION] = (double)line->action;
+    }
+    if (texts.bytes != batch->texts_len) {
+        return throw_error(env, "jsonrpc_reader: a batch's texts are not laid out as the header says");
+    }
+    napi_value extras;
+    if (!batch_texts_value(env, batch, &texts, &result) ||
+        !extras_value(env, state, batch, first, &extras)) {
+        return NULL;
+    }
+    state->batch[BATCH_LINES] = (double)batch->count;
+    state->batch[BATCH_BASE] = (double)base;
+    state->batch[BATCH_END] = (double)(base + batch->bytes_len);
+    if (!new_records && !new_bytes && extras == NULL) {
+        return result;
+    }
+    if (extras == NULL) {
+        NAPI_OK(napi_get_undefined(env, &extras));
+    }
+    napi_value values[4] = {result, records, bytes, extras};
+    NAPI_OK(napi_create_array_with_length(env, 4, &result));
+    for (uint32_t i = 0; i < 4; i++) {
+        NAPI_OK(napi_set_element(env, result, i, values[i]));
+    }
+    return result;
+}
+
 napi_value owned_string_value(napi_env env, JsonRpcString *text) {
     napi_value result;
     napi_status made = text->ptr == NULL ? napi_get_null(env, &result)
@@ -191,133 +342,4 @@ napi_value owned_string_value(napi_env env, JsonRpcString *text) {
     jsonrpc_string_free(text);
     NAPI_OK(made);
     return result;
-}
-
-typedef const char *(*NameOf)(uint32_t);
-
-/* An argument that names one of `count` enum values by the library's name
- * for it (`name_of`), as that value; a TypeError when it is no string, a
- * RangeError when it names none: "<what> must be 'a' or 'b'". */
-static bool named_arg(napi_env env, napi_value value, const char *what, const uint32_t *values, size_t count,
-                      NameOf name_of, uint32_t *out) {
-    napi_valuetype type = napi_undefined;
-    char name[32];
-    size_t len = 0;
-    if (napi_typeof(env, value, &type) == napi_ok && type == napi_string &&
-        napi_get_value_string_utf8(env, value, name, sizeof name, &len) == napi_ok) {
-        for (size_t i = 0; i < count; i++) {
-            const char *known = name_of(values[i]);
-            if (known != NULL && strlen(known) == len && memcmp(known, name, len) == 0) {
-                *out = values[i];
-                return true;
-            }
-        }
-    }
-    char message[160];
-    int at = snprintf(message, sizeof message, "%s must be", what);
-    for (size_t i = 0; i < count && at > 0 && (size_t)at < sizeof message; i++) {
-        const char *known = name_of(values[i]);
-        at += snprintf(message + at, sizeof message - (size_t)at, "%s'%s'", i == 0 ? " " : i + 1 == count ? " or " : ", ",
-                       known ? known : "?");
-    }
-    if (type == napi_string) {
-        throw_range_error(env, message);
-    } else {
-        throw_type_error(env, message);
-    }
-    return false;
-}
-
-bool role_arg(napi_env env, napi_value value, uint32_t *role) {
-    static const uint32_t ROLES[] = {JSONRPC_ROLE_SERVER, JSONRPC_ROLE_CLIENT};
-    return named_arg(env, value, "role", ROLES, sizeof ROLES / sizeof ROLES[0], jsonrpc_role_name, role);
-}
-
-bool profile_arg(napi_env env, napi_value value, uint32_t *profile) {
-    static const uint32_t PROFILES[] = {JSONRPC_PROFILE_JSONRPC, JSONRPC_PROFILE_MCP};
-    napi_valuetype type = napi_undefined;
-    if (napi_typeof(env, value, &type) == napi_ok && type == napi_undefined) {
-        *profile = JSONRPC_PROFILE_JSONRPC;
-        return true;
-    }
-    return named_arg(env, value, "profile", PROFILES, sizeof PROFILES / sizeof PROFILES[0], jsonrpc_profile_name,
-                     profile);
-}
-
-bool max_line_arg(napi_env env, napi_value value, size_t *max_line) {
-    double given = 0;
-    napi_valuetype type = napi_undefined;
-    if (napi_typeof(env, value, &type) != napi_ok) {
-        throw_last_error(env);
-        return false;
-    }
-    if (type != napi_undefined) {
-        /* lib/ has checked it; this keeps the conversion below defined. */
-        if (type != napi_number || napi_get_value_double(env, value, &given) != napi_ok || !(given >= 0) ||
-            given > 9007199254740991.0 || (double)(size_t)given != given) {
-            throw_range_error(env, "maxLine must be a whole number of bytes, 0 or more");
-            return false;
-        }
-    }
-    *max_line = (size_t)given;
-    return true;
-}
-
-bool callback_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, State **state) {
-    size_t given = count;
-    if (napi_get_cb_info(env, info, &given, argv, NULL, (void **)state) != napi_ok) {
-        throw_last_error(env);
-        return false;
-    }
-    return true;
-}
-
-static bool exception_pending(napi_env env) {
-    bool pending = false;
-    return napi_is_exception_pending(env, &pending) != napi_ok || pending;
-}
-
-napi_value throw_type_error(napi_env env, const char *message) {
-    if (!exception_pending(env)) {
-        napi_throw_type_error(env, NULL, message);
-    }
-    return NULL;
-}
-
-napi_value throw_range_error(napi_env env, const char *message) {
-    if (!exception_pending(env)) {
-        napi_throw_range_error(env, NULL, message);
-    }
-    return NULL;
-}
-
-napi_value throw_error(napi_env env, const char *message) {
-    if (!exception_pending(env)) {
-        napi_throw_error(env, NULL, message);
-    }
-    return NULL;
-}
-
-napi_value throw_status(napi_env env, const char *call, JsonRpcStatus status, JsonRpcStr detail,
-                        const char *consequence) {
-    char message[384];
-    const char *name = jsonrpc_status_name(status);
-    char unnamed[32];
-    if (name == NULL) {
-        snprintf(unnamed, sizeof unnamed, "status %u", (unsigned)status);
-        name = unnamed;
-    }
-    int detail_len = detail.ptr == NULL ? 0 : (int)(detail.len > 200 ? 200 : detail.len);
-    snprintf(message, sizeof message, "%s failed: %s%s%.*s%s%s%s", call, name, detail_len > 0 ? ": " : "", detail_len,
-             detail_len > 0 ? detail.ptr : "", consequence ? " (" : "", consequence ? consequence : "", consequence ? ")" : "");
-    return throw_error(env, message);
-}
-
-napi_value throw_last_error(napi_env env) {
-    const napi_extended_error_info *info = NULL;
-    const char *message = "a Node-API call failed";
-    if (napi_get_last_error_info(env, &info) == napi_ok && info != NULL && info->error_message != NULL) {
-        message = info->error_message;
-    }
-    return throw_error(env, message);
 }

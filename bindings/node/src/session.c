@@ -90,8 +90,9 @@ static napi_value js_session_outstanding(napi_env env, napi_callback_info info) 
     return count;
 }
 
-bool session_define(napi_env env, napi_value exports, State *state) {
-    return set_function(env, exports, "sessionSent", js_session_sent, state) &&
-           set_function(env, exports, "sessionRefused", js_session_refused, state) &&
-           set_function(env, exports, "sessionOutstanding", js_session_outstanding, state);
-}
+const ExportedFunction SESSION_FUNCTIONS[] = {
+    {"sessionSent", js_session_sent},
+    {"sessionRefused", js_session_refused},
+    {"sessionOutstanding", js_session_outstanding},
+    {NULL, NULL},
+};

@@ -3,7 +3,7 @@
 // check, clear errors for wrong argument types, and no crash on any input.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,7 +114,8 @@ test('the constants are the library\'s', () => {
 function buildAddon(dir, library, shim) {
   const addon = path.join(dir, 'variant.node');
   const nodeHeaders = path.resolve(path.dirname(process.execPath), '..', 'include', 'node');
-  const sources = ['addon.c', 'convert.c', 'input.c', 'reader.c', 'session.c'].map((f) => path.join(PACKAGE, 'src', f));
+  const src = path.join(PACKAGE, 'src');
+  const sources = readdirSync(src).filter((f) => f.endsWith('.c')).map((f) => path.join(src, f));
   execFileSync(process.env.CC || 'cc', [
     '-std=c11', '-shared', '-fPIC', '-O1', '-DNAPI_VERSION=8', `-I${nodeHeaders}`, `-I${path.join(ROOT, 'include')}`,
     ...(shim ? ['-include', shim] : []), ...sources, library, '-lpthread', '-ldl', '-lm', '-o', addon,

@@ -1,11 +1,14 @@
 /*
- * input.c: a JavaScript argument as the library's (pointer, length) input.
- * A Buffer or Uint8Array is read in place; a string is encoded as UTF-8
- * (as Buffer.from(string) does: a lone surrogate becomes U+FFFD).
+ * arguments.c: a callback's JavaScript arguments as the library's inputs.
+ * Bytes (a line, a chunk) as a (pointer, length): a Buffer or Uint8Array is
+ * read in place, a string is encoded as UTF-8 (as Buffer.from(string) does:
+ * a lone surrogate becomes U+FFFD). A role or a profile by the library's
+ * name for it; a line limit.
  */
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "addon.h"
 
@@ -124,4 +127,83 @@ bool input_bytes(napi_env env, State *state, napi_value value, const char *what,
 void input_release(Input *input) {
     free(input->allocated);
     input->allocated = NULL;
+}
+
+typedef const char *(*NameOf)(uint32_t);
+
+/* An argument that names one of `count` enum values by the library's name
+ * for it (`name_of`), as that value; a TypeError when it is no string, a
+ * RangeError when it names none: "<what> must be 'a' or 'b'". */
+static bool named_arg(napi_env env, napi_value value, const char *what, const uint32_t *values, size_t count,
+                      NameOf name_of, uint32_t *out) {
+    napi_valuetype type = napi_undefined;
+    char name[32];
+    size_t len = 0;
+    if (napi_typeof(env, value, &type) == napi_ok && type == napi_string &&
+        napi_get_value_string_utf8(env, value, name, sizeof name, &len) == napi_ok) {
+        for (size_t i = 0; i < count; i++) {
+            const char *known = name_of(values[i]);
+            if (known != NULL && strlen(known) == len && memcmp(known, name, len) == 0) {
+                *out = values[i];
+                return true;
+            }
+        }
+    }
+    char message[160];
+    int at = snprintf(message, sizeof message, "%s must be", what);
+    for (size_t i = 0; i < count && at > 0 && (size_t)at < sizeof message; i++) {
+        const char *known = name_of(values[i]);
+        at += snprintf(message + at, sizeof message - (size_t)at, "%s'%s'", i == 0 ? " " : i + 1 == count ? " or " : ", ",
+                       known ? known : "?");
+    }
+    if (type == napi_string) {
+        throw_range_error(env, message);
+    } else {
+        throw_type_error(env, message);
+    }
+    return false;
+}
+
+bool role_arg(napi_env env, napi_value value, uint32_t *role) {
+    static const uint32_t ROLES[] = {JSONRPC_ROLE_SERVER, JSONRPC_ROLE_CLIENT};
+    return named_arg(env, value, "role", ROLES, sizeof ROLES / sizeof ROLES[0], jsonrpc_role_name, role);
+}
+
+bool profile_arg(napi_env env, napi_value value, uint32_t *profile) {
+    static const uint32_t PROFILES[] = {JSONRPC_PROFILE_JSONRPC, JSONRPC_PROFILE_MCP};
+    napi_valuetype type = napi_undefined;
+    if (napi_typeof(env, value, &type) == napi_ok && type == napi_undefined) {
+        *profile = JSONRPC_PROFILE_JSONRPC;
+        return true;
+    }
+    return named_arg(env, value, "profile", PROFILES, sizeof PROFILES / sizeof PROFILES[0], jsonrpc_profile_name,
+                     profile);
+}
+
+bool max_line_arg(napi_env env, napi_value value, size_t *max_line) {
+    double given = 0;
+    napi_valuetype type = napi_undefined;
+    if (napi_typeof(env, value, &type) != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    if (type != napi_undefined) {
+        /* lib/ has checked it; this keeps the conversion below defined. */
+        if (type != napi_number || napi_get_value_double(env, value, &given) != napi_ok || !(given >= 0) ||
+            given > 9007199254740991.0 || (double)(size_t)given != given) {
+            throw_range_error(env, "maxLine must be a whole number of bytes, 0 or more");
+            return false;
+        }
+    }
+    *max_line = (size_t)given;
+    return true;
+}
+
+bool callback_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv, State **state) {
+    size_t given = count;
+    if (napi_get_cb_info(env, info, &given, argv, NULL, (void **)state) != napi_ok) {
+        throw_last_error(env);
+        return false;
+    }
+    return true;
 }
