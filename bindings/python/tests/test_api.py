@@ -329,15 +329,44 @@ def test_the_readme_example(subprocess_env: Any) -> None:
 
 
 def reference(line: bytes, profile: Any = je.Profile.JSONRPC) -> Any:
-    """The classification through jsonrpc_classify (an allocation per call),
-    to compare classify()'s one-crossing path with."""
-    from jsonrpc_envelope import _api, _ffi
+    """The vector fields of ``line``, computed apart from the code under
+    test: through the other entry point, ``jsonrpc_classify`` (an allocation
+    per call), its result read field by field through ctypes attributes
+    (the declarations tests/test_header.py holds against the header), and
+    the names asked of the library; none of the binding's readers of
+    results (its struct layouts, its records, Classification) is used."""
+    from jsonrpc_envelope import _ffi
 
-    result = _ffi.lib.jsonrpc_classify(line, len(line), profile.value)
+    lib = _ffi.lib
+
+    def text(s: Any) -> Any:
+        return ctypes.string_at(s.ptr, s.len).decode("utf-8") if s.ptr else None
+
+    result = lib.jsonrpc_classify(line, len(line), int(profile))
     try:
-        return _api._from_rec(bytes(result), line, None).to_dict()
+        assert result.kind != _ffi.CONSTANTS["JSONRPC_KIND_NONE"], text(result.reason)
+        spans = {}
+        for name in ("id", "method", "params", "result", "error"):
+            span = getattr(result, name + "_span")
+            if span.len:
+                spans[name] = [span.offset, span.len]
+        return {
+            "kind": lib.jsonrpc_kind_name(result.kind).decode(),
+            "id_kind": lib.jsonrpc_id_kind_name(result.id_kind).decode(),
+            "id": text(result.id),
+            "method": text(result.method),
+            "jsonrpc_2_0": result.jsonrpc_2_0,
+            "has_result": result.has_result,
+            "has_error": result.has_error,
+            "names_no_request": result.names_no_request,
+            "spans": spans,
+            "reason": text(result.reason),
+            "reply_server": text(result.reply_server),
+            "reply_client": text(result.reply_client),
+            "substitute": text(result.substitute),
+        }
     finally:
-        _ffi.lib.jsonrpc_classification_free(result)
+        lib.jsonrpc_classification_free(result)
 
 
 # Lines whose strings (id, method, reason, replies) fit the 1 KiB scratch,
@@ -392,18 +421,18 @@ def test_results_own_their_strings_after_the_scratch_is_reused() -> None:
 def test_the_scratch_overflows_into_an_allocation_that_is_freed() -> None:
     """A result whose strings do not fit the scratch owns storage; classify
     frees it, and leaves no slot holding anything to free."""
-    from jsonrpc_envelope import _api, _ffi
+    from jsonrpc_envelope import _classify, _ffi
 
     out = _ffi.JsonRpcClassification()
     line = SCRATCH_LINES[7]
-    scratch = (ctypes.c_ubyte * _api.SCRATCH_SIZE)()
+    scratch = (ctypes.c_ubyte * _classify.SCRATCH_SIZE)()
     status = _ffi.lib.jsonrpc_classify_into(line, len(line), 1, out, ctypes.addressof(scratch), len(scratch))
     assert status == 0 and out.storage, "the line's strings were meant not to fit 1 KiB"
     _ffi.lib.jsonrpc_classification_free(out)
     status = _ffi.lib.jsonrpc_classify_into(REQUEST, len(REQUEST), 1, out, ctypes.addressof(scratch), len(scratch))
     assert status == 0 and not out.storage and out.id.ptr == ctypes.addressof(scratch)
     je.classify(line)
-    assert _api._free_slots and not any(slot[2]._obj.storage for slot in _api._free_slots)
+    assert _classify._free_slots and not any(out_ref._obj.storage for _, _, out_ref, *_ in _classify._free_slots)
 
 
 def test_a_call_interrupting_another_on_the_same_thread_gets_its_own_slot(
@@ -412,9 +441,9 @@ def test_a_call_interrupting_another_on_the_same_thread_gets_its_own_slot(
     """A signal handler or a finalizer may classify between the library's
     answer and its copy, on the same thread: it must not write over the
     slot in use."""
-    from jsonrpc_envelope import _api
+    from jsonrpc_envelope import _classify
 
-    real = _api._classify_into
+    real = _classify._classify_into
     inner: list = []
 
     def interrupted(*args: Any) -> None:
@@ -423,40 +452,60 @@ def test_a_call_interrupting_another_on_the_same_thread_gets_its_own_slot(
             inner.append(None)
             inner[0] = je.classify(SCRATCH_LINES[7])  # strings everywhere
 
-    monkeypatch.setattr(_api, "_classify_into", interrupted)
+    monkeypatch.setattr(_classify, "_classify_into", interrupted)
     outer = je.classify(SCRATCH_LINES[1])
     monkeypatch.undo()
     assert outer.to_dict() == reference(SCRATCH_LINES[1])
     assert inner[0].to_dict() == reference(SCRATCH_LINES[7])
-    assert len(_api._free_slots) >= 2  # both slots are kept
+    assert len(_classify._free_slots) >= 2  # both slots are kept
 
 
 def test_the_classify_into_arguments_are_the_declared_types() -> None:
     """classify() calls jsonrpc_classify_into through a function object
     without argtypes (_ffi.classify_into): its arguments must be exactly
     the ctypes types the declaration (checked against the header) says."""
-    from jsonrpc_envelope import _api, _ffi
+    from jsonrpc_envelope import _classify, _ffi
 
     _, argtypes = _ffi.SIGNATURES["jsonrpc_classify_into"]
     # Its status goes unread (a failure shows as JSONRPC_KIND_NONE), and it
     # keeps the GIL.
     assert _ffi.classify_into.restype is None and _ffi.classify_into.argtypes is None
     assert _ffi.classify_into._flags_ & ctypes._FUNCFLAG_PYTHONAPI
-    image, _, out_ref, scratch, view, base = _api._new_slot()
+    image, _, out_ref, scratch, view, base = _classify._new_slot()
     assert argtypes[0] is ctypes.c_char_p  # given `bytes`, passed as is
     # The sizes and the profile are what the declared type's own conversion
     # makes of them.
     assert argtypes[1] is argtypes[5] is ctypes.c_size_t
     assert argtypes[2] is ctypes.c_uint32
     for profile in je.Profile:
-        assert repr(_api._PROFILE_ARG[profile]) == repr(ctypes.c_uint32.from_param(profile.value))
-    for n in (0, 1, 180, _api._LENGTHS_CACHED - 1, _api._LENGTHS_CACHED, 1 << 40):
-        assert repr(_api._length(n)) == repr(ctypes.c_size_t.from_param(n))
-    assert repr(_api._SCRATCH_LEN) == repr(ctypes.c_size_t.from_param(_api.SCRATCH_SIZE))
-    assert _api.SCRATCH_SIZE == len(view) == 1024
+        assert repr(_classify._PROFILE_ARG[profile]) == repr(ctypes.c_uint32.from_param(profile.value))
+    for n in (0, 1, 180, _classify._LENGTHS_CACHED - 1, _classify._LENGTHS_CACHED, 1 << 40):
+        assert repr(_classify._length(n)) == repr(ctypes.c_size_t.from_param(n))
+    assert repr(_classify._SCRATCH_LEN) == repr(ctypes.c_size_t.from_param(_classify.SCRATCH_SIZE))
+    assert _classify.SCRATCH_SIZE == len(view) == 1024
     for argtype, arg in zip(argtypes[3:5], (out_ref, scratch)):
         assert argtype.from_param(arg) is arg  # a pointer, taken as it is
     assert ctypes.cast(scratch, ctypes.c_void_p).value == base
     out = out_ref._obj
     assert type(out) is _ffi.JsonRpcClassification
     assert image.obj is out and image.nbytes == ctypes.sizeof(out) and image.format == "B"
+
+
+def test_a_batch_of_methods_with_and_without_escapes_and_no_string() -> None:
+    """read_messages builds a batch column by column only when no method in
+    it needs a copy: each line must still say what the library says,
+    whatever the mix in one chunk (no escape anywhere; escapes beside plain
+    methods; methods that are no string, of one and two bytes)."""
+    plain = b'{"jsonrpc":"2.0","id":1,"method":"tools/call"}'
+    mixes = [
+        [plain, b'{"jsonrpc":"2.0","method":"ab"}', b'{"jsonrpc":"2.0","id":2,"result":{}}'],
+        [plain, b'{"jsonrpc":"2.0","method":"a\\/b"}', b'{"jsonrpc":"2.0","id":3,"method":"\\u0061"}'],
+        [b'{"jsonrpc":"2.0","id":4,"method":1}', b'{"jsonrpc":"2.0","method":"a\\/b"}', plain],
+        [b'{"jsonrpc":"2.0","id":5,"method":12}', plain, b'{"method":[]}', b'{"id":"\\\\","method":"x"}'],
+    ]
+    for lines in mixes:
+        for profile in je.Profile:
+            got = list(je.read_messages(io.BytesIO(b"\n".join(lines) + b"\n"), profile=profile))
+            assert [line for line, _ in got] == lines
+            for line, c in got:
+                assert c.to_dict() == reference(line, profile), line

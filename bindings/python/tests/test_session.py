@@ -316,22 +316,22 @@ def test_a_dropped_session_is_freed() -> None:
     import gc
 
     freed: List[int] = []
-    from jsonrpc_envelope import _api
+    from jsonrpc_envelope import _session
 
-    real = _api._session_free
+    real = _session._session_free
 
     def spy(handle: int) -> None:
         freed.append(handle)
         real(handle)
 
-    _api._session_free = spy
+    _session._session_free = spy
     try:
         session = je.Session("server")
         handle = session._session
         del session
         gc.collect()
     finally:
-        _api._session_free = real
+        _session._session_free = real
     assert freed == [handle]
 
 

@@ -337,12 +337,10 @@ def _unchecked(name: str) -> Any:
     ``c_size_t.from_param`` makes for a ``size_t`` (and
     ``c_uint32.from_param`` for a ``uint32_t``), ``byref`` objects for
     pointers. ctypes passes those as they are, without a ``from_param`` call
-    and an allocation per argument (some 300 ns a call in all, on
-    bench/python_bench.py's lines). Never pass it a Python int: without
-    argtypes that would be a C int. It is called through a ``PyDLL``
-    handle, which keeps the GIL: one short call costs less than releasing
-    and taking back the GIL (about 60 ns of some 700), which would gain
-    other threads nothing."""
+    and an allocation per argument. Never pass it a Python int: without
+    argtypes that would be a C int. It is called through a ``PyDLL`` handle, which keeps the GIL:
+    releasing and taking back the GIL costs more than one short call, and
+    would gain other threads nothing."""
     function = ctypes.PyDLL(lib_path)[name]
     function.restype = None
     return function

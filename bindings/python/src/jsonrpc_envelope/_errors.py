@@ -1,0 +1,32 @@
+"""The binding's one exception of its own, and the reading of a status the
+library returns."""
+
+from __future__ import annotations
+
+from ._ffi import CONSTANTS, lib
+
+_STATUS_OK = CONSTANTS["JSONRPC_STATUS_OK"]
+_STATUS_OUT_OF_MEMORY = CONSTANTS["JSONRPC_STATUS_OUT_OF_MEMORY"]
+
+
+class EnvelopeError(RuntimeError):
+    """The library reported a failure of its own (out of memory, an internal
+    fault it caught, an unexpected status). Never raised for any input line:
+    every line, however broken, has a classification."""
+
+
+def status_name(status: int) -> str:
+    """The library's name for a status (``"internal_error"``, ...), or the
+    number when it names none."""
+    name = lib.jsonrpc_status_name(status)
+    return name.decode("ascii") if name is not None else str(status)
+
+
+def check_status(status: int, call: str) -> None:
+    """Nothing for ``JSONRPC_STATUS_OK``; else MemoryError when the library
+    ran out of memory, EnvelopeError for any other status."""
+    if status == _STATUS_OK:
+        return
+    if status == _STATUS_OUT_OF_MEMORY:
+        raise MemoryError(f"{call}: the library ran out of memory")
+    raise EnvelopeError(f"{call} failed: {status_name(status)}")
