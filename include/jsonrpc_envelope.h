@@ -413,7 +413,11 @@ typedef struct JsonRpcString {
  * (SPEC §8 to §10): `action`, with `action_text` (for
  * `JSONRPC_ACTION_ANSWER` the reply to write back to the line's sender;
  * for `JSONRPC_ACTION_SUBSTITUTE` and `JSONRPC_ACTION_ATTRIBUTE` the line
- * to hand on in this one's place; absent otherwise) and `note` (why, for
+ * to hand on in this one's place; for `JSONRPC_ACTION_FORWARD`, in the MCP
+ * profile, the line to hand on instead of its bytes when not every SDK's
+ * reader takes them as they stand (a raw CR, whitespace around the value,
+ * a member given twice: SPEC 10.5), and absent when the bytes go as they
+ * are; absent otherwise) and `note` (why, for
  * every action but `JSONRPC_ACTION_FORWARD`: a static NUL-terminated text
  * for a log record; NULL otherwise). `action_text` lives as long as the
  * batch. A plain reader's lines have `JSONRPC_ACTION_NONE`, no text, no

@@ -47,7 +47,7 @@ pub(crate) fn write_log_value(bytes: &[u8], out: &mut impl Write) -> Result<(), 
 }
 
 /// The pieces of a valid JSON text between its whitespace outside strings.
-fn compact_pieces(json: &[u8]) -> impl Iterator<Item = &[u8]> {
+pub(crate) fn compact_pieces(json: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut pos = 0;
     std::iter::from_fn(move || {
         while json.get(pos).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {

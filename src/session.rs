@@ -333,12 +333,42 @@ fn notes_text(note: &'static CStr) -> &'static str {
 /// in `role`: the reply, the substitute or the attributed line.
 pub(crate) fn verdict_text(verdict: &Verdict, role: Role, c: &Classification<'_>, bytes: &[u8]) -> Option<String> {
     match (verdict.action, &verdict.id) {
+        (Action::Forward, _) => normalized(c, bytes).map(|pieces| {
+            let mut text = String::new();
+            pieces.for_each(|piece| text.push_str(&String::from_utf8_lossy(piece)));
+            text
+        }),
         (Action::Answer, _) => c.reply(role),
         (Action::Substitute, None) => c.substitute(),
         (Action::Substitute, Some(id)) => Some(owed_text(&Owed::substitute(id))),
         (Action::Attribute, Some(id)) => attributed(c, bytes, id).map(|parts| parts.concat()),
         _ => None,
     }
+}
+
+/// An MCP message that not every SDK's reader takes as it stands (a raw
+/// CR, which Python's reader splits lines at; whitespace around the value,
+/// which Go's refuses; a member given twice, whose first value a typed
+/// decoder may refuse), in pieces to be joined: its members, each with its
+/// last value, whitespace outside strings removed, ids and every other
+/// value's text kept exactly (SPEC 10.5). `None` for a line handed on as
+/// it stands.
+pub(crate) fn normalized<'a>(c: &Classification<'_>, line: &'a [u8]) -> Option<impl Iterator<Item = &'a [u8]>> {
+    let spans = c.spans;
+    let named = [
+        ("jsonrpc", Some(c.normal?)),
+        ("id", spans.id),
+        ("method", spans.method),
+        ("params", spans.params),
+        ("result", spans.result),
+        ("error", spans.error),
+    ];
+    let mut first = true;
+    let members = named.into_iter().filter_map(|(name, value)| Some((name, value?))).flat_map(move |(name, value)| {
+        let lead: &'static [u8] = if std::mem::take(&mut first) { b"{\"" } else { b",\"" };
+        [lead, name.as_bytes(), b"\":"].into_iter().chain(crate::log_text::compact_pieces(value.of(line)))
+    });
+    Some(members.chain([&b"}"[..]]))
 }
 
 /// The error response `line`, which names no request, with `id` put in
@@ -511,6 +541,24 @@ mod tests {
         let long = format!(r#"{{"jsonrpc":"2.0","id":"{}","method":"ping"}}"#, "y".repeat(MAX_OUTSTANDING_BYTES));
         t.sent(long.as_bytes());
         assert_eq!(t.outstanding(), 1, "an id past the byte bound is not kept");
+    }
+
+    #[test]
+    fn a_message_some_sdk_reader_would_refuse_as_it_stands_is_forwarded_normalized() {
+        let mut s = Session::new(Role::Server, Profile::Mcp);
+        let stream = b" {\"jsonrpc\" : 2.0, \"id\":7,\r\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"a\": \"b c\"}}\t\n\
+{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}\r\n{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n";
+        assert_eq!(
+            decide(&mut s, stream),
+            [
+                (Action::Forward, Some(r#"{"jsonrpc":"2.0","id":7,"method":"ping","params":{"a":"b c"}}"#.to_owned())),
+                (Action::Forward, Some(r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#.to_owned())),
+                (Action::Forward, None),
+            ]
+        );
+        // The JSON-RPC profile hands every line on as it stands.
+        let mut j = Session::new(Role::Server, Profile::JsonRpc);
+        assert!(decide(&mut j, stream).iter().all(|d| d == &(Action::Forward, None)));
     }
 
     #[test]

@@ -50,7 +50,11 @@ pub struct JsonRpcReader {
 /// (SPEC §8 to §10): `action`, with `action_text` (for
 /// `JSONRPC_ACTION_ANSWER` the reply to write back to the line's sender;
 /// for `JSONRPC_ACTION_SUBSTITUTE` and `JSONRPC_ACTION_ATTRIBUTE` the line
-/// to hand on in this one's place; absent otherwise) and `note` (why, for
+/// to hand on in this one's place; for `JSONRPC_ACTION_FORWARD`, in the MCP
+/// profile, the line to hand on instead of its bytes when not every SDK's
+/// reader takes them as they stand (a raw CR, whitespace around the value,
+/// a member given twice: SPEC 10.5), and absent when the bytes go as they
+/// are; absent otherwise) and `note` (why, for
 /// every action but `JSONRPC_ACTION_FORWARD`: a static NUL-terminated text
 /// for a log record; NULL otherwise). `action_text` lives as long as the
 /// batch. A plain reader's lines have `JSONRPC_ACTION_NONE`, no text, no
@@ -287,6 +291,18 @@ fn text_at(
     line: &[u8],
 ) -> Result<TextAt, Failure> {
     Ok(match (verdict.action, verdict.id.as_deref()) {
+        (Action::Forward, _) => match crate::session::normalized(c, line) {
+            None => TextAt::None,
+            Some(pieces) => {
+                let size = pieces.map(<[u8]>::len).sum();
+                let pieces = crate::session::normalized(c, line).into_iter().flatten();
+                TextAt::Own(own_text(d.own, size, |to| {
+                    for piece in pieces {
+                        let _ = to.write_bytes(piece);
+                    }
+                })?)
+            }
+        },
         (Action::Answer, _) => TextAt::Reply,
         (Action::Substitute, None) => TextAt::Substitute,
         (Action::Substitute, Some(id)) => {

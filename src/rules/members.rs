@@ -98,6 +98,9 @@ pub(crate) struct Members {
     /// A member whose name is none of ours was given (the MCP profile
     /// allows none, SPEC §10.2 and §10.3).
     pub other: bool,
+    /// One of ours was given twice (the last counts, but a decoder that
+    /// types each value may refuse the first).
+    pub twice: bool,
 }
 
 impl TopLevel for Members {
@@ -121,6 +124,7 @@ impl TopLevel for Members {
             Name::Error => &mut self.error,
             Name::Jsonrpc => &mut self.jsonrpc,
         };
+        self.twice |= slot.is_some();
         *slot = Some(value);
     }
 

@@ -243,6 +243,12 @@ pub struct Classification<'a> {
     pub reason: Option<Reason>,
     /// The JSON type of the whole line's value, when it is one.
     pub(crate) value: Option<ValueKind>,
+    /// For an MCP message whose bytes not every SDK's reader takes as they
+    /// stand (a raw CR, whitespace around the value, a member given
+    /// twice): where its `jsonrpc` value stands, for the form to hand on
+    /// instead (SPEC 10.5, with `spans` for the other members); else
+    /// `None`.
+    pub(crate) normal: Option<Span>,
 }
 
 impl Classification<'_> {
@@ -271,6 +277,7 @@ impl Classification<'_> {
             spans: Spans::default(),
             reason: None,
             value,
+            normal: None,
         }
     }
 }
@@ -341,7 +348,13 @@ impl Classification<'_> {
     /// message.
     fn apply_mcp(&mut self, scanned: &scan::Scanned<'_>, members: &Members) {
         match mcp::check(self.kind, scanned, members, self.jsonrpc_2_0) {
-            mcp::Verdict::Message => {}
+            mcp::Verdict::Message => {
+                let line = scanned.text.as_bytes();
+                let edge = |b: Option<&u8>| b.is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+                if members.twice || edge(line.first()) || edge(line.last()) || memchr::memchr(b'\r', line).is_some() {
+                    self.normal = members.jsonrpc.map(|v| v.span);
+                }
+            }
             mcp::Verdict::Request(fault) => {
                 self.kind = Kind::InvalidRequest;
                 self.reason = Some(Reason::McpRequest(fault));
@@ -408,6 +421,7 @@ fn object<'a>(line: &'a str, members: &Members, escapes: bool) -> Classification
         },
         reason,
         value: Some(ValueKind::Object),
+        normal: None,
     }
 }
 

@@ -190,8 +190,12 @@ func (c *conn) send(incoming chan<- msgOrErr, m msgOrErr) bool {
 func (c *conn) do(ln *envelope.Line) jsonrpc.Message {
 	switch ln.Action {
 	case envelope.ActionForward:
-		// A copy: the line's bytes are the session's only until its next
-		// chunk, and the message may keep some of them (params) for longer.
+		// The session's form of the line where it gives one (SPEC 10.5);
+		// else a copy: the line's bytes are the session's only until its
+		// next chunk, and the message may keep some of them (params).
+		if ln.ActionText != nil {
+			return c.handOn(ln, ln.ActionText)
+		}
 		return c.handOn(ln, bytes.Clone(ln.Bytes))
 	case envelope.ActionSubstitute, envelope.ActionAttribute:
 		c.record(ln, "jsonrpc-envelope: line replaced before the SDK")

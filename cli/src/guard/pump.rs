@@ -172,16 +172,21 @@ impl Pump {
             Line::TooLong { len, .. } => (Seen::TooLong(*len), None),
             Line::Complete { bytes, classification, .. } => (Seen::Bytes(bytes), Some(classification)),
         };
-        let (mut action, mut note) = (decision.action, decision.note);
+        let (mut action, mut note, mut text) = (decision.action, decision.note, decision.text);
         if self.pass_invalid && action == Action::Answer {
-            (action, note) = (Action::Forward, None);
+            (action, note, text) = (Action::Forward, None, None);
         }
         let event = Event { dir: self.dir, number, kind, action, note, reply: None, line: seen };
         let mut handled = Handled { event, text: None };
-        match (action, decision.text, seen, classification) {
-            (Action::Forward, _, Seen::Bytes(bytes), Some(classification)) => {
+        match (action, text, seen, classification) {
+            (Action::Forward, None, Seen::Bytes(bytes), Some(classification)) => {
                 other.sent_classified(classification);
                 group.forwards.push(Out::Line(bytes));
+            }
+            // A message in a form every SDK's reader takes (SPEC 10.5).
+            (Action::Forward, Some(text), ..) => {
+                other.sent(text.as_bytes());
+                group.forwards.push(Out::Text(text));
             }
             (Action::Answer, Some(reply), ..) => {
                 // Written back to the line's sender, whose lines `own` reads.

@@ -91,7 +91,8 @@ class Lines {
   #take(line) {
     switch (line.action) {
       case Action.FORWARD:
-        this.#handOn(line, line.line);
+        // The session's form of the line where it gives one (SPEC 10.5).
+        this.#handOn(line, line.actionText ?? line.line);
         return;
       case Action.ANSWER:
         this.#log(record(this.#role, line));

@@ -67,7 +67,8 @@ class Lines:
         """What the session said to do with one line."""
         action = d.action
         if action is Action.FORWARD:
-            await self.hand_on(d.number, d.line)
+            # The session's form of the line where it gives one (SPEC 10.5).
+            await self.hand_on(d.number, d.line if d.action_text is None else d.action_text)
             return
         line_record(self.stream, d)
         if action is Action.ANSWER:
