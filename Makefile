@@ -155,6 +155,8 @@ demo: setup-demo build $(BUILD)/capture_host
 	@LD_LIBRARY_PATH=$(RELEASE_LIB) $(BUILD)/capture_host server examples/captures/client-to-server.jsonl
 	@echo
 	@$(MAKE) --no-print-directory demo-guard
+	@echo
+	@$(MAKE) --no-print-directory demo-probe
 
 # The guard's part of the demo, which `make demo-guard` shows alone.
 demo-guard: setup-demo build | $(BUILD)
@@ -165,6 +167,22 @@ demo-guard: setup-demo build | $(BUILD)
 	@echo '-- with the guard: the host reads only JSON-RPC, the bad lines are answered, the server lives'
 	@$(GUARD_DEMO_INPUT) | ./target/release/jsonrpc-envelope guard -- $(PYTHON) examples/guard/naive_server.py 2>$(BUILD)/guard-demo.err | sed 's/^/  host reads: /'
 	@sed 's/^/  stderr: /' $(BUILD)/guard-demo.err
+
+# The probe's part of the demo (`make demo-probe` alone): its report on the
+# same naive server, without the guard (it fails: exit status 1, shown) and
+# with it. The progress lines on stderr are left out.
+PROBE_DEMO_LINES := 50
+PROBE_DEMO := ./target/release/jsonrpc-envelope probe --lines $(PROBE_DEMO_LINES)
+PROBE_DEMO_QUIET := 2> >(grep -v '^probe: [0-9]' >&2)
+
+.PHONY: demo-probe
+demo-probe: setup-demo build
+	@echo '== jsonrpc-envelope probe: a conformance report for any stdio MCP server (the naive server again)'
+	@echo '-- without the guard: the banner and logs on stdout, the lines that end it, the replies it never sends'
+	@$(PROBE_DEMO) -- $(PYTHON) examples/guard/naive_server.py $(PROBE_DEMO_QUIET) || echo "(exit status $$?: the server fails the probe)"
+	@echo
+	@echo '-- with the guard in front of it: every line passes'
+	@$(PROBE_DEMO) -- ./target/release/jsonrpc-envelope guard -- $(PYTHON) examples/guard/naive_server.py $(PROBE_DEMO_QUIET)
 
 $(BUILD)/capture_host: examples/c/capture_host.c include/jsonrpc_envelope.h $(RELEASE_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -O2 $< -L$(RELEASE_LIB) -ljsonrpc_envelope -o $@
@@ -182,6 +200,7 @@ BENCHES := bench-rust bench-memory bench-guard
 include sdk/rules.mk
 include tests/guard/rules.mk
 include tests/sessions/rules.mk
+include tests/probe/rules.mk
 # Release artifacts (make dist) and their tests (test-dist).
 include packaging/rules.mk
 
