@@ -546,7 +546,8 @@ mod tests {
     #[test]
     fn a_message_some_sdk_reader_would_refuse_as_it_stands_is_forwarded_normalized() {
         let mut s = Session::new(Role::Server, Profile::Mcp);
-        let stream = b" {\"jsonrpc\" : 2.0, \"id\":7,\r\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"a\": \"b c\"}}\t\n\
+        let stream =
+            b" {\"jsonrpc\" : 2.0, \"id\":7,\r\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"a\": \"b c\"}}\t\n\
 {\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}\r\n{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n";
         assert_eq!(
             decide(&mut s, stream),
