@@ -13,16 +13,27 @@ this process's CPU time (the machine's other load only ever adds time). The
 "floor" rows are the library calls alone through ctypes, made as the binding
 makes them, with no Python objects built: what no binding can go below on
 this machine; the last row is ctypes' own cost of one call.
+
+    python bench/python_bench.py --compare DIR
+
+also runs the binding's rows with another copy of the package (DIR holds
+its ``jsonrpc_envelope/``, such as an older checkout's bindings/python/src),
+in turns with this one's, and prints the two side by side: a change to the
+binding is measured before and after in one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
+import importlib
 import io
 import json
 import os
 import platform
+import shutil
 import sys
+import tempfile
 import time
 from typing import Any, Dict, List
 
@@ -35,7 +46,7 @@ if "JSONRPC_ENVELOPE_LIB" not in os.environ:
 
 import jsonrpc_envelope as je  # noqa: E402
 import orjson  # noqa: E402
-from jsonrpc_envelope import _api, _ffi  # noqa: E402
+from jsonrpc_envelope import _classify, _ffi  # noqa: E402
 
 # ---- the traffic -------------------------------------------------------------
 
@@ -112,14 +123,21 @@ def py_classify(line: bytes, loads: Any = json.loads) -> Any:
 # ---- timing ------------------------------------------------------------------
 
 
-def measure(rows: List[Any], count: int, repeat: int) -> Dict[str, float]:
+def measure(rows: List[Any], count: int, repeat: int, pairs: int = 0) -> Dict[str, float]:
     """Best ns per line of each row. The rows take turns, `repeat` rounds, so
     that each sees the same moments of the machine's other load; the clock
     is this process's CPU time, which time spent descheduled does not
-    inflate (a shared machine's other processes only ever add time)."""
+    inflate (a shared machine's other processes only ever add time). The
+    first `pairs` pairs of rows (--compare) swap places every other round,
+    so that neither of two rows always runs first (the first of two rows
+    that keep many objects pays for the memory both then use)."""
     best: Dict[str, float] = {}
-    for _ in range(repeat):
-        for name, run in rows:
+    for round_ in range(repeat):
+        order = list(rows)
+        if round_ % 2:
+            for i in range(0, 2 * pairs, 2):
+                order[i], order[i + 1] = order[i + 1], order[i]
+        for name, run in order:
             start = time.process_time()
             run()
             took = (time.process_time() - start) / count * 1e9
@@ -127,17 +145,9 @@ def measure(rows: List[Any], count: int, repeat: int) -> Dict[str, float]:
     return best
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lines", type=int, default=30_000)
-    parser.add_argument("--repeat", type=int, default=15)
-    args = parser.parse_args()
-    lines = mcp_lines(args.lines)
-    count = len(lines)
-    stream = b"\n".join(lines) + b"\n"
-    lib = _ffi.lib
-    # Each line with its length as classify() passes it (see _api._length).
-    sized = [(line, _api._length(len(line))) for line in lines]
+def binding_rows(je: Any, lines: List[bytes], stream: bytes) -> List[Any]:
+    """The rows that time the binding ``je`` (this package, or the one of
+    --compare)."""
 
     def run_classify() -> None:
         classify = je.classify
@@ -171,6 +181,50 @@ def main() -> int:
                 for d in session.feed(stream[position : position + chunk]):
                     d.action
 
+    def keep_read() -> None:
+        kept = list(je.read_messages(io.BytesIO(stream)))
+        assert len(kept) == len(lines)
+
+    return [
+        ("classify(line).kind", run_classify),
+        ("classify(line): kind, id, method", run_classify_fields),
+        ("read_messages: kind", run_read),
+        ("read_messages: kind, id, method", run_read_fields),
+        ("read_messages, kept in a list", keep_read),
+        ("read_messages, MCP profile: kind", run_read_mcp),
+        ("Session (MCP) feed: action", run_session_mcp),
+    ]
+
+
+def load_copy(directory: str) -> Any:
+    """Another copy of the package, imported as jsonrpc_envelope_compared
+    (its imports are relative) from a temporary copy."""
+    source = os.path.join(directory, "jsonrpc_envelope")
+    if not os.path.isfile(os.path.join(source, "__init__.py")):
+        raise SystemExit(f"--compare: no jsonrpc_envelope package in {directory!r}")
+    copy = tempfile.mkdtemp(prefix="python-bench-")
+    atexit.register(shutil.rmtree, copy, True)
+    shutil.copytree(
+        source, os.path.join(copy, "jsonrpc_envelope_compared"), ignore=shutil.ignore_patterns("__pycache__", "*.so")
+    )
+    sys.path.insert(0, copy)
+    return importlib.import_module("jsonrpc_envelope_compared")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lines", type=int, default=30_000)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--compare", metavar="DIR", help="another copy of the package, timed in turns with this one")
+    args = parser.parse_args()
+    compared = load_copy(args.compare) if args.compare else None
+    lines = mcp_lines(args.lines)
+    count = len(lines)
+    stream = b"\n".join(lines) + b"\n"
+    lib = _ffi.lib
+    # Each line with its length as classify() passes it (see _classify._length).
+    sized = [(line, _classify._length(len(line))) for line in lines]
+
     def run_json() -> None:
         loads = json.loads
         for line in lines:
@@ -185,10 +239,6 @@ def main() -> int:
         for line in lines:
             py_classify(line, loads)
 
-    def keep_read() -> None:
-        kept = list(je.read_messages(io.BytesIO(stream)))
-        assert len(kept) == count
-
     def keep_orjson() -> None:
         loads = orjson.loads
         kept = [(line, py_classify(line, loads)) for line in io.BytesIO(stream)]
@@ -198,14 +248,14 @@ def main() -> int:
         # The call classify() makes, as it makes it (jsonrpc_classify_into
         # with a reused result and 1 KiB scratch), and nothing else.
         call = _ffi.classify_into
-        _, _, out_ref, scratch, _, _ = _api._new_slot()
-        scratch_len = _api._SCRATCH_LEN
-        profile = _api._PROFILE_ARG[je.Profile.JSONRPC]
+        _, _, out_ref, scratch, _, _ = _classify._new_slot()
+        scratch_len = _classify._SCRATCH_LEN
+        profile = _classify._PROFILE_ARG[je.Profile.JSONRPC]
         for line, length in sized:
             call(line, length, profile, out_ref, scratch, scratch_len)
 
     def floor_classify_free() -> None:
-        # The two crossings of jsonrpc_classify + free (a 184-byte result
+        # The two crossings of jsonrpc_classify + free (the whole result
         # returned by value), which classify() made before classify_into.
         classify, free = lib.jsonrpc_classify, lib.jsonrpc_classification_free
         profile = int(je.Profile.JSONRPC)
@@ -225,21 +275,15 @@ def main() -> int:
     def crossing_into() -> None:
         # One crossing of jsonrpc_classify_into as classify() makes it, on
         # the empty line (almost no work in the library): ctypes' own cost.
-        call, length = _ffi.classify_into, _api._length(0)
-        _, _, out_ref, scratch, _, _ = _api._new_slot()
-        scratch_len = _api._SCRATCH_LEN
-        profile = _api._PROFILE_ARG[je.Profile.JSONRPC]
+        call, length = _ffi.classify_into, _classify._length(0)
+        _, _, out_ref, scratch, _, _ = _classify._new_slot()
+        scratch_len = _classify._SCRATCH_LEN
+        profile = _classify._PROFILE_ARG[je.Profile.JSONRPC]
         for _ in lines:
             call(b"", length, profile, out_ref, scratch, scratch_len)
 
-    rows = [
-        ("classify(line).kind", run_classify),
-        ("classify(line): kind, id, method", run_classify_fields),
-        ("read_messages: kind", run_read),
-        ("read_messages: kind, id, method", run_read_fields),
-        ("read_messages, kept in a list", keep_read),
-        ("read_messages, MCP profile: kind", run_read_mcp),
-        ("Session (MCP) feed: action", run_session_mcp),
+    ours = binding_rows(je, lines, stream)
+    rows = ours + [
         ("json.loads", run_json),
         ("json.loads + pure-Python classification", run_py),
         ("orjson.loads + the same classification", run_orjson),
@@ -255,7 +299,20 @@ def main() -> int:
         f" on {platform.machine()}; {count} lines of {mean:.0f} bytes on average;"
         f" best of {args.repeat} rounds, CPU time"
     )
-    figures = measure(rows, count, args.repeat)
+    theirs = []
+    if compared is not None:
+        # Each of the compared package's rows right after the same row of
+        # this one, in every round.
+        theirs = [(name + " [compared]", run) for name, run in binding_rows(compared, lines, stream)]
+        rows = [row for pair in zip(ours, theirs) for row in pair] + rows[len(ours) :]
+    figures = measure(rows, count, args.repeat, pairs=len(theirs))
+    if compared is not None:
+        print(f"  this package against {compared.__name__} from {args.compare}, in turns:")
+        print(f"  {'':<46} {'this':>8} {'compared':>9}")
+        for (name, _), (other, _) in zip(ours, theirs):
+            ratio = (figures[name] - figures[other]) / figures[other] * 100
+            print(f"  {name:<46} {figures[name]:8.0f} {figures[other]:9.0f} ns/line  {ratio:+.1f}%")
+        rows = [row for row in rows if row not in theirs]
     for name, _ in rows:
         print(f"  {name:<46} {figures[name]:8.0f} ns/line")
     baseline = figures["json.loads + pure-Python classification"]

@@ -930,9 +930,30 @@ static bool check_action_fields(const JsonRpcLine *item, size_t i, uint32_t role
                          (item->note == NULL || item->note[0] != '\0'),
                      "item %zu (%s): a note %s", i, name_of(ACTIONS, action),
                      item->note != NULL ? "where none is due, or an empty one" : "is missing");
-    ok = ok && check((item->action_text.ptr != NULL) == action_has_text(action),
+    /* A FORWARD may carry the line's normal form (MCP profile, SPEC 10.5). */
+    bool normal = action == JSONRPC_ACTION_FORWARD && item->action_text.ptr != NULL;
+    ok = ok && check(normal || (item->action_text.ptr != NULL) == action_has_text(action),
                      "item %zu (%s): action_text %s", i, name_of(ACTIONS, action),
                      item->action_text.ptr != NULL ? "where none is due" : "is missing");
+    if (ok && normal) {
+        /* The normal form: an object with no whitespace outside strings,
+         * of the session's own, never longer than the line. */
+        JsonRpcStr text = item->action_text;
+        bool in_string = false, clean = true;
+        for (size_t k = 0; k < text.len; k++) {
+            char b = text.ptr[k];
+            if (in_string && b == '\\') {
+                k++;
+            } else if (b == '"') {
+                in_string = !in_string;
+            } else if (!in_string && (b == ' ' || b == '\t' || b == '\r' || b == '\n')) {
+                clean = false;
+            }
+        }
+        return check(clean && text.len >= 2 && text.ptr[0] == '{' && text.ptr[text.len - 1] == '}' &&
+                         text.len <= item->len && !inside(text.ptr, batch->texts, batch->texts_len),
+                     "item %zu: a forwarded line's normal form is not one", i);
+    }
     if (!ok || item->action_text.ptr == NULL) {
         return ok;
     }
@@ -1154,7 +1175,11 @@ static void check_stream_item(void *context, size_t index, const JsonRpcLine *it
         Text want = item->action != JSONRPC_ACTION_ANSWER         ? (Text){TEXT_ABSENT, NULL, 0}
                     : pass->role == JSONRPC_ROLE_SERVER ? vector->reply_server
                                                         : vector->reply_client;
-        check_text("action_text", item->action_text, want);
+        /* A forwarded line may go in its normal form (MCP, SPEC 10.5);
+         * check_action_fields holds that text to what a normal form is. */
+        if (!(item->action == JSONRPC_ACTION_FORWARD && vector->profile == JSONRPC_PROFILE_MCP)) {
+            check_text("action_text", item->action_text, want);
+        }
     }
 }
 

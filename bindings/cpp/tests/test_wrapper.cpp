@@ -536,7 +536,9 @@ constexpr std::size_t kMaxChunk = 70;
     if (!session && (action != Action::none || line.action_text() || !line.note().empty())) {
       return ::testing::AssertionFailure() << "a LineReader's line " << *number << " has an action, text or note";
     }
-    if (session && (to_string(action).empty() || line.action_text().has_value() != texted ||
+    // A forward may carry the line's normal form (MCP profile, SPEC 10.5).
+    bool normal = action == Action::forward && line.action_text().has_value();
+    if (session && (to_string(action).empty() || (!normal && line.action_text().has_value() != texted) ||
                     line.note().empty() != (action == Action::forward))) {
       return ::testing::AssertionFailure() << "a Session's line " << *number << " ("
                                            << to_string(line.classification().kind()) << ", "
@@ -1023,7 +1025,16 @@ void check_session_stream(Profile profile) {
         ASSERT_TRUE(matches(items[i], v));
         EXPECT_EQ(items[i].action, expected_action(v, role));
         std::optional<std::string> reply = role == Role::server ? v.reply_server : v.reply_client;
-        EXPECT_EQ(items[i].action_text, items[i].action == "answered" ? reply : std::nullopt);
+        if (items[i].action == "forwarded" && items[i].action_text) {
+          // The line's normal form (MCP profile, SPEC 10.5): a compact
+          // object, never longer than the line.
+          EXPECT_EQ(profile, Profile::mcp);
+          const std::string& text = *items[i].action_text;
+          EXPECT_TRUE(text.size() >= 2 && text.front() == '{' && text.back() == '}') << text;
+          EXPECT_LE(text.size(), v.line.size());
+        } else {
+          EXPECT_EQ(items[i].action_text, items[i].action == "answered" ? reply : std::nullopt);
+        }
       }
     }
   }
