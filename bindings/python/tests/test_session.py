@@ -48,6 +48,71 @@ def decision(d: Any) -> Tuple[Any, Optional[str]]:
     return d.action, d.action_text
 
 
+# ---- SPEC 10.5: the normal form of a forwarded MCP line -------------------------
+
+JSON_WS = b" \t\n\r"
+NORMAL_ORDER = ["jsonrpc", "id", "method", "params", "result", "error"]
+
+
+def top_level_keys(text: Any) -> List[str]:
+    """The top-level object's member names, in order, duplicates kept (the
+    outermost object is the last one the hook sees)."""
+    seen: List[List[str]] = []
+
+    def hook(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+        seen.append([k for k, _ in pairs])
+        return dict(pairs)
+
+    json.loads(text, object_pairs_hook=hook)
+    return seen[-1]
+
+
+def needs_normal_form(line: bytes) -> bool:
+    """A raw CR, whitespace around the value, or a top-level member twice."""
+    if b"\r" in line or line.strip(JSON_WS) != line:
+        return True
+    keys = top_level_keys(line)
+    return len(keys) != len(set(keys))
+
+
+def whitespace_outside_strings(text: str) -> bool:
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in " \t\n\r":
+            return True
+    return False
+
+
+def check_forwarded_text(text: Optional[str], line: bytes) -> None:
+    """SPEC 10.5, checked without the library: None exactly when the line's
+    bytes are read as they stand; else the normal form."""
+    if not needs_normal_form(line):
+        assert text is None, line
+        return
+    assert text is not None, line
+    assert not whitespace_outside_strings(text), text
+    assert json.loads(text) == json.loads(line), (text, line)
+    keys = top_level_keys(text)
+    assert keys == [k for k in NORMAL_ORDER if k in keys], text
+
+
+def check_decision(d: Any, expected: Tuple[Any, Optional[str]], line: bytes, profile: Any) -> None:
+    if profile is MCP_PROFILE and expected[0] is A.FORWARD:
+        assert d.action is A.FORWARD, line
+        check_forwarded_text(d.action_text, line)
+    else:
+        assert decision(d) == expected, line
+
+
 # ---- hand-written sequences ----------------------------------------------------
 
 
@@ -209,7 +274,7 @@ def test_every_vector_in_both_roles(profile: Any, vector: Dict[str, Any]) -> Non
                 continue  # more than one line to the session
             (d,) = got
             assert (d.number, d.line, d.kind) == (1, line, vector["kind"])
-            assert decision(d) == expected_action(vector, role, profile), role
+            check_decision(d, expected_action(vector, role, profile), line, profile)
             assert (d.note is None) == (d.action is A.FORWARD)
         if vector.get("substitute"):
             # The same line, once a request with its id went the other way.
@@ -232,7 +297,8 @@ def test_the_mcp_vectors_as_one_session_stream(chunk: int) -> None:
             got += session.end()
         assert [d.number for d in got] == list(range(1, len(pairs) + 1))
         assert [d.line for d in got] == [line for line, _ in pairs]
-        assert [decision(d) for d in got] == [expected_action(v, role, MCP_PROFILE) for _, v in pairs]
+        for d, (line, v) in zip(got, pairs):
+            check_decision(d, expected_action(v, role, MCP_PROFILE), line, MCP_PROFILE)
 
 
 # ---- the binding's contract ----------------------------------------------------

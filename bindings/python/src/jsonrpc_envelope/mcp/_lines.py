@@ -68,7 +68,7 @@ class Lines:
         action = d.action
         if action is Action.FORWARD:
             # The session's form of the line where it gives one (SPEC 10.5).
-            await self.hand_on(d.number, d.line if d.action_text is None else d.action_text)
+            await self.hand_on(d.number, d.line if d.action_text is None else d.action_text.encode("utf-8"))
             return
         line_record(self.stream, d)
         if action is Action.ANSWER:
