@@ -120,11 +120,11 @@ setup-venv:
 setup-pytest: setup-venv
 	@PYTHON='$(PYTHON)' mk/venv.sh setup-pytest target/pytest 'pytest>=7'
 
-# A part's own setup script, bindings/NAME/ci-setup.sh or sdk/ci-setup.sh,
+# A part's own setup script, bindings/NAME/ci-setup.sh or peers/ci-setup.sh,
 # as its setup target setup-NAME (see above); a binding's is a prerequisite
 # of its test-NAME. make runs it after the prerequisites that test-NAME's
 # own rule lists, so those that need its tools depend on it themselves.
-SETUP_SCRIPTS := $(wildcard bindings/*/ci-setup.sh sdk/ci-setup.sh)
+SETUP_SCRIPTS := $(wildcard bindings/*/ci-setup.sh peers/ci-setup.sh)
 setup_name = setup-$(notdir $(patsubst %/ci-setup.sh,%,$(1)))
 SETUP += $(foreach script,$(SETUP_SCRIPTS),$(call setup_name,$(script)))
 
@@ -197,7 +197,7 @@ $(BUILD):
 TESTS := test-lint test-rust test-c test-fuzz
 BENCHES := bench-rust bench-memory bench-guard
 -include bindings/*/rules.mk
-include sdk/rules.mk
+include peers/rules.mk
 include tests/guard/rules.mk
 include tests/sessions/rules.mk
 include tests/probe/rules.mk

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The same MCP tool-call round trip over jsonrpc_envelope.mcp and over the
+"""The same MCP tool-call round trip over jsonrpc_envelope.mcpstdio and over the
 official Python SDK's own stdio transports, in one run, in turns.
 
 Two client processes (this script with --worker) each keep one session
@@ -56,7 +56,7 @@ async def worker(name: str) -> None:
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
-    from jsonrpc_envelope.mcp import stdio_client
+    from jsonrpc_envelope.mcpstdio import stdio_client
 
     env = {k: os.environ[k] for k in ("PYTHONPATH", "JSONRPC_ENVELOPE_LIB") if k in os.environ}
     args = SERVER[1:] + ([] if name == "ours" else ["--sdk-transport"])
@@ -110,7 +110,7 @@ def main() -> None:
         w.wait()
 
     calls = BLOCKS * CALLS_PER_BLOCK
-    label = {"ours": "jsonrpc_envelope.mcp", "sdk": "the SDK's stdio"}
+    label = {"ours": "jsonrpc_envelope.mcpstdio", "sdk": "the SDK's stdio"}
     print(
         f"Python: mcp.Client tool call (echo), {calls} calls per transport in {BLOCKS} blocks, in turns,"
         f" after {WARMUP} each to warm up"

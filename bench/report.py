@@ -208,7 +208,7 @@ def main():
         extra("go.txt", "Go binding (go test -bench in bindings/go)"),
         extra("node.txt", "Node binding (bench/node_bench.mjs)"),
         extra("echo-memory.txt", "Echo servers' memory (bench/echo_memory.py)"),
-        extra("mcp-python.txt", "MCP tool call over jsonrpc_envelope.mcp and over the Python SDK's stdio (bench/mcp_python_bench.py)"),
+        extra("mcp-python.txt", "MCP tool call over jsonrpc_envelope.mcpstdio and over the Python SDK's stdio (bench/mcp_python_bench.py)"),
         extra("mcp-go.txt", "MCP tool call over mcpstdio and over the Go SDK's stdio (BenchmarkToolCallInTurns in bindings/go/mcpstdio)"),
     ]
     (HERE / "RESULTS.md").write_text("\n".join(d for d in doc if d))

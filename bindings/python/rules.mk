@@ -38,10 +38,10 @@ bench-python: $(RELEASE_LIB)/libjsonrpc_envelope.so $(PYTHON_BENCH_DEPS)/orjson
 	PYTHONPATH="$(CURDIR)/$(PYTHON_BENCH_DEPS)" $(PYTHON) bench/python_bench.py > bench/out/python.txt
 	cat bench/out/python.txt
 
-# ---- jsonrpc_envelope.mcp: stdio transports for the official MCP SDK ------
+# ---- jsonrpc_envelope.mcpstdio: stdio transports for the official MCP SDK ------
 # test-python-mcp runs bindings/python/tests_mcp with the Python of a venv
 # made by `pip install "./bindings/python[mcp,test]"` (from PyPI, with the
-# SDK and what it pulls pinned by sdk/python/requirements.txt as
+# SDK and what it pulls pinned by peers/python/requirements.txt as
 # constraints), redone only when the package's metadata or the pins change;
 # the package alone is installed again (with its library, built by cargo)
 # whenever its Python sources or the C header change, so that the installed
@@ -64,14 +64,14 @@ python-mcp-venv: $(PYTHON_MCP_VENV)/.package
 
 $(PYTHON_MCP_VENV)/.installed: | setup-venv
 
-$(PYTHON_MCP_VENV)/.installed: $(PYTHON_BINDING)/pyproject.toml $(PYTHON_BINDING)/setup.py sdk/python/requirements.txt
+$(PYTHON_MCP_VENV)/.installed: $(PYTHON_BINDING)/pyproject.toml $(PYTHON_BINDING)/setup.py peers/python/requirements.txt
 	rm -rf $(PYTHON_MCP_VENV)
 	$(PYTHON) -m venv $(PYTHON_MCP_VENV)
 	$(PYTHON_MCP) -m pip install --quiet --disable-pip-version-check \
-	  -c sdk/python/requirements.txt "./$(PYTHON_BINDING)[mcp,test]"
+	  -c peers/python/requirements.txt "./$(PYTHON_BINDING)[mcp,test]"
 	touch $@
 
-PYTHON_SOURCES := $(wildcard $(PYTHON_BINDING)/src/jsonrpc_envelope/*.py $(PYTHON_BINDING)/src/jsonrpc_envelope/mcp/*.py)
+PYTHON_SOURCES := $(wildcard $(PYTHON_BINDING)/src/jsonrpc_envelope/*.py $(PYTHON_BINDING)/src/jsonrpc_envelope/mcpstdio/*.py)
 
 $(PYTHON_MCP_VENV)/.package: $(PYTHON_MCP_VENV)/.installed $(PYTHON_SOURCES) include/jsonrpc_envelope.h
 	rm -rf $(PYTHON_BINDING)/build  # setuptools' build/lib keeps modules the sources no longer have
@@ -83,7 +83,7 @@ test-python-mcp: $(RELEASE_LIB)/libjsonrpc_envelope.so python-mcp-venv mcpstdio-
 	MCPSTDIO_GO_SERVER="$(CURDIR)/$(MCPSTDIO_EXAMPLE)" SDK_GO_ECHO_SERVER="$(CURDIR)/$(SDK_GO_BIN)/echo-server" \
 	$(CURDIR)/$(PYTHON_MCP) -m pytest -p no:cacheprovider tests_mcp
 
-# The same MCP tool-call round trip over jsonrpc_envelope.mcp and over the
+# The same MCP tool-call round trip over jsonrpc_envelope.mcpstdio and over the
 # SDK's own stdio transports, in one run, in turns (bench/mcp_python_bench.py;
 # not a test); part of `make bench`, which puts bench/out/mcp-python.txt in
 # bench/RESULTS.md.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An MCP server on the official Python SDK, with one tool, `echo`, served
-over stdio by jsonrpc_envelope.mcp in place of the SDK's own transport. The
+over stdio by jsonrpc_envelope.mcpstdio in place of the SDK's own transport. The
 only change from the SDK's way is the last line: `run(server)` instead of
 `server.run("stdio")`.
 
@@ -21,7 +21,7 @@ import sys
 
 from mcp.server.mcpserver import MCPServer
 
-from jsonrpc_envelope.mcp import run
+from jsonrpc_envelope.mcpstdio import run
 
 server = MCPServer("sdk-python-echo")
 

@@ -17,17 +17,11 @@ from peers import GUARD_PROFILE, SERVERS, Peer, guarded, vectors
 PATIENCE = 20.0
 LONG_LINE = 64 << 20
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "abuse", "version": "1"}},
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+import sys as _sys
+from pathlib import Path as _Path
 
-
-def encode(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+_sys.path.insert(0, str(_Path(__file__).resolve().parents[2] / "tests" / "support"))
+from mcp_peer import INITIALIZE, INITIALIZED, encode  # noqa: E402  (shared with tests/guard)
 
 
 def abuse_lines(profile: str = GUARD_PROFILE) -> list[tuple[str, bytes, str | None]]:

@@ -1,6 +1,6 @@
 """The programs the guard's SDK tests run, and a peer on the end of a pipe.
 
-Paths are the repository's (sdk/README.md): the SDKs' echo servers and client
+Paths are the repository's (peers/README.md): the SDKs' echo servers and client
 drivers, the naive server, and the guard (the release build, which `make`
 builds before these tests run; JSONRPC_ENVELOPE_BIN names another).
 """
@@ -19,14 +19,14 @@ GUARD = os.environ.get("JSONRPC_ENVELOPE_BIN", str(ROOT / "target/release/jsonrp
 SDK_PYTHON = str(ROOT / "target/sdk/python/bin/python")
 
 SERVERS = {
-    "python": [SDK_PYTHON, str(ROOT / "sdk/python/echo_server.py")],
-    "node": ["node", str(ROOT / "sdk/node/echo_server.mjs")],
+    "python": [SDK_PYTHON, str(ROOT / "peers/python/echo_server.py")],
+    "node": ["node", str(ROOT / "peers/node/echo_server.mjs")],
     "go": [str(ROOT / "target/sdk/go/echo-server")],
     "naive": ["python3", str(ROOT / "examples/guard/naive_server.py")],
 }
 CLIENTS = {
-    "python": [SDK_PYTHON, str(ROOT / "sdk/python/client.py")],
-    "node": ["node", str(ROOT / "sdk/node/client.mjs")],
+    "python": [SDK_PYTHON, str(ROOT / "peers/python/client.py")],
+    "node": ["node", str(ROOT / "peers/node/client.mjs")],
     "go": [str(ROOT / "target/sdk/go/client")],
 }
 

@@ -1,4 +1,4 @@
-"""The official SDKs' clients (sdk/README.md) through the guard, end to end:
+"""The official SDKs' clients (peers/README.md) through the guard, end to end:
 each client driver completes a session (connect, list tools, call `echo`)
 with each server that writes a banner, print()-style output and a JSON log
 line to its stdout: the SDKs' echo servers with --pollute, and the naive

@@ -1,5 +1,5 @@
 """Issue #14's abuse lines against the official SDKs' stdio servers
-(sdk/README.md), without the guard (the control) and with it.
+(peers/README.md), without the guard (the control) and with it.
 
 The control is asserted as observed, so that an SDK that changes its
 behaviour is noticed here: with the pinned versions, the Python and

@@ -11,7 +11,7 @@
 #
 #   make test-probe [PROBE_LINES=200] [PROBE_SEED=9] [PROBE_JOBS=6]
 #
-# What it runs is what test-sessions runs (sdk/rules.mk, mcpstdio-example in
+# What it runs is what test-sessions runs (peers/rules.mk, mcpstdio-example in
 # bindings/go/rules.mk, node-addon in bindings/node/rules.mk) and the release
 # build's CLI.
 

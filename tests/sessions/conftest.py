@@ -1,11 +1,11 @@
 """The session tests' configurations (run by `make test-sessions`, see
 rules.mk): the servers, the probe lines, and the table at the end.
 
-Servers, for each official SDK (sdk/README.md), three ways:
+Servers, for each official SDK (peers/README.md), three ways:
 - ours:    the SDK's server on this project's transport for that SDK
            (examples/python/sdk_server.py, bindings/node's SDK server
            fixture, examples/go/sdk_server on mcpstdio);
-- guard:   the SDK's own echo server (sdk/) on the SDK's own transport,
+- guard:   the SDK's own echo server (peers/) on the SDK's own transport,
            behind `jsonrpc-envelope guard --`;
 - control: the same, without the guard.
 
@@ -51,10 +51,10 @@ MODES = (
     ("control", "SDK's own (control)"),
 )
 
-# The SDKs' own echo servers (sdk/).
+# The SDKs' own echo servers (peers/).
 SDK_SERVERS = {
-    "python": [SDK_PYTHON, str(ROOT / "sdk/python/echo_server.py")],
-    "node": [NODE, str(ROOT / "sdk/node/echo_server.mjs")],
+    "python": [SDK_PYTHON, str(ROOT / "peers/python/echo_server.py")],
+    "node": [NODE, str(ROOT / "peers/node/echo_server.mjs")],
     "go": [str(ROOT / "target/sdk/go/echo-server")],
 }
 # The same SDKs' servers on this project's transports.

@@ -11,8 +11,8 @@
 #
 #   make test-sessions [SESSIONS_LINES=5000] [SESSIONS_SEED=22] [SESSIONS_JOBS=3]
 #
-# What it runs: the SDKs' echo servers (sdk/rules.mk), the Python SDK's on
-# jsonrpc_envelope.mcp from the source (examples/python/sdk_server.py), the
+# What it runs: the SDKs' echo servers (peers/rules.mk), the Python SDK's on
+# jsonrpc_envelope.mcpstdio from the source (examples/python/sdk_server.py), the
 # Go SDK's on mcpstdio (mcpstdio-example, bindings/go/rules.mk), the
 # TypeScript SDK's on the Node binding's transport (its test fixture, with
 # the addon of node-addon, bindings/node/rules.mk), the guard of the release
@@ -27,7 +27,7 @@ TESTS += test-sessions
 .PHONY: test-sessions sessions-go-client
 
 # go build decides what is out of date.
-sessions-go-client: $(RELEASE_LIB)/libjsonrpc_envelope.so | setup-sdk
+sessions-go-client: $(RELEASE_LIB)/libjsonrpc_envelope.so | setup-peers
 	mkdir -p $(dir $(SESSIONS_GO_CLIENT))
 	@unformatted="$$($(GO_ENV) gofmt -l tests/sessions/peers/go_client)"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted: $$unformatted"; exit 1; fi

@@ -214,7 +214,7 @@ func TestWithNoneOrTwoOutstandingAnErrorThatNamesNoRequestIsDropped(t *testing.T
 }
 
 func TestOursAgainstTheSDKServersOnOurServerTransports(t *testing.T) {
-	// Cross-language: the Python SDK's server on jsonrpc_envelope.mcp; and
+	// Cross-language: the Python SDK's server on jsonrpc_envelope.mcpstdio; and
 	// the Go SDK's, both ends ours.
 	for name, argv := range map[string][]string{"python": pyOurServer, "go": goOurServer} {
 		t.Run(name, func(t *testing.T) {

@@ -6,7 +6,7 @@ package mcpstdio_test
 //   - MCPSTDIO_GO_SERVER: examples/go/sdk_server, the Go SDK's server on
 //     StdioTransport, and with -sdk-transport on the SDK's own (the
 //     control);
-//   - SDK_GO_ECHO_SERVER: sdk/go/echo-server, whose --pollute makes it a
+//   - SDK_GO_ECHO_SERVER: peers/go/echo-server, whose --pollute makes it a
 //     server that writes a banner, a JSON log line and fmt.Printf output
 //     to stdout;
 //   - MCPSTDIO_PYTHON: the Python of target/python-mcp, with the Python
@@ -58,7 +58,7 @@ func TestMain(m *testing.M) {
 	goSDKServer = []string{env["SDK_GO_ECHO_SERVER"]}
 	python = env["MCPSTDIO_PYTHON"]
 	pyOurServer = []string{python, filepath.Join(repo, "examples/python/sdk_server.py")}
-	pySDKServer = []string{python, filepath.Join(repo, "sdk/python/echo_server.py")}
+	pySDKServer = []string{python, filepath.Join(repo, "peers/python/echo_server.py")}
 	naiveServer = []string{python, filepath.Join(repo, "examples/guard/naive_server.py")}
 	unattributed = []string{python, filepath.Join(repo, "tests/transports/unattributed_error_server.py")}
 	twoRequestsPeer = []string{python, filepath.Join(repo, "tests/transports/two_requests_peer.py")}

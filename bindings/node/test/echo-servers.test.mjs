@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StdioClientTransport } from 'jsonrpc-envelope/sdk/client';
+import { StdioClientTransport } from 'jsonrpc-envelope/mcpstdio/client';
 import { ROOT, run, vector } from './helpers.mjs';
 
 const RELEASE_LIB = path.join(ROOT, 'target', 'release', 'libjsonrpc_envelope.so');

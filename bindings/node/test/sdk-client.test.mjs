@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StdioClientTransport } from 'jsonrpc-envelope/sdk/client';
+import { StdioClientTransport } from 'jsonrpc-envelope/mcpstdio/client';
 import { FIXTURES, mcpVector } from './helpers.mjs';
 
 // A broken request, as the MCP profile reads it (the transport's profile).

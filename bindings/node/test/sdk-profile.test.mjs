@@ -11,7 +11,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { test } from 'node:test';
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { Action, Kind, Profile, Role, Session, classify } from 'jsonrpc-envelope';
-import transports from '../lib/sdk/server-transport.cjs';
+import transports from '../lib/mcpstdio/server-transport.cjs';
 import { mcpVectors } from './helpers.mjs';
 
 const MCP = { profile: Profile.MCP };

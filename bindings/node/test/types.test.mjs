@@ -1,4 +1,4 @@
-// The types (index.d.ts, sdk/*.d.ts) checked by tsc --noEmit: programs that
+// The types (index.d.ts, mcpstdio/*.d.ts) checked by tsc --noEmit: programs that
 // use them, ESM and CommonJS, where lines marked @ts-expect-error must fail
 // to type; and the declarations themselves.
 import assert from 'node:assert/strict';

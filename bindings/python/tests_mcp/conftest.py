@@ -1,7 +1,7 @@
-"""The tests of jsonrpc_envelope.mcp, run by `make test-python-mcp` with the
+"""The tests of jsonrpc_envelope.mcpstdio, run by `make test-python-mcp` with the
 Python of target/python-mcp, a venv made by `pip install
 "./bindings/python[mcp,test]"` (the official SDK pinned by
-sdk/python/requirements.txt). They import the package's source (src/) and
+peers/python/requirements.txt). They import the package's source (src/) and
 the library of JSONRPC_ENVELOPE_LIB, as the binding's own tests do; so do
 the servers they start.
 
@@ -39,7 +39,7 @@ PYTHON = sys.executable
 OUR_SERVER = [PYTHON, str(REPO / "examples/python/sdk_server.py")]
 # The same server on the SDK's own transport: the control.
 OUR_SERVER_ON_SDK = OUR_SERVER + ["--sdk-transport"]
-SDK_SERVER = [PYTHON, str(REPO / "sdk/python/echo_server.py")]
+SDK_SERVER = [PYTHON, str(REPO / "peers/python/echo_server.py")]
 GO_OUR_SERVER = [os.environ["MCPSTDIO_GO_SERVER"]]
 GO_SDK_SERVER = [os.environ["SDK_GO_ECHO_SERVER"]]
 NAIVE_SERVER = [PYTHON, str(REPO / "examples/guard/naive_server.py")]

@@ -11,17 +11,11 @@ from typing import List, Optional, Tuple
 
 PATIENCE = 20.0
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "abuse", "version": "1"}},
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+import sys as _sys
+from pathlib import Path as _Path
 
-
-def encode(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+_sys.path.insert(0, str(_Path(__file__).resolve().parents[3] / "tests" / "support"))
+from mcp_peer import INITIALIZE, INITIALIZED, encode  # noqa: E402  (shared with tests/guard)
 
 
 class Server:

@@ -31,7 +31,7 @@ from conftest import (
     UNATTRIBUTED_SERVER,
     mcp_vectors,
 )
-from jsonrpc_envelope.mcp import stdio_client
+from jsonrpc_envelope.mcpstdio import stdio_client
 
 HELLO = "hello through stdio"
 ECHO = {"tools": ["echo"], "echo": [HELLO], "is_error": False}
@@ -83,11 +83,11 @@ def theirs(command: List[str]) -> Any:
 
 @pytest.mark.parametrize("server", sorted(POLLUTING))
 def test_ours_completes_a_session_with_a_polluting_server(server: str, caplog: Any) -> None:
-    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcp")
+    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcpstdio")
     report = anyio.run(session, ours(POLLUTING[server]))
     assert report == {**ECHO, "transport_errors": 0}
     # The pollution is in the log, never in the session.
-    records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcp"]
+    records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcpstdio"]
     # What a server writes to its stdout that is no message is diverted to
     # the log (SPEC 8, read in role client).
     assert records[0].startswith("jsonrpc-envelope: stdout line 1: parse_error, diverted ("), records
@@ -145,7 +145,7 @@ def test_control_the_sdk_transport_waits_for_its_timeout() -> None:
 
 
 def test_with_none_or_two_outstanding_an_error_that_names_no_request_is_dropped(caplog: Any) -> None:
-    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcp")
+    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcpstdio")
     peer = [PYTHON, str(REPO / "tests/transports/two_requests_peer.py")]
 
     async def run() -> List[Any]:
@@ -166,7 +166,7 @@ def test_with_none_or_two_outstanding_an_error_that_names_no_request_is_dropped(
         ("JSONRPCResponse", 2),
         ("JSONRPCRequest", "marker"),
     ]
-    records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcp"]
+    records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcpstdio"]
     assert [r.split(" (")[0] for r in records] == [
         "jsonrpc-envelope: stdout line 1: response, dropped",
         "jsonrpc-envelope: stdout line 4: response, dropped",
@@ -198,14 +198,14 @@ async def list_tools(transport: Any, timeout: float) -> Any:
 def test_ours_fails_at_once_a_request_answered_with_an_invalid_response(caplog: Any) -> None:
     """The server answers tools/list with a result that is not an object:
     ours hands the SDK the substitute, so the call fails at once with it."""
-    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcp")
+    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcpstdio")
     start = time.monotonic()
     with pytest.raises(BaseException) as raised:
         anyio.run(list_tools, ours(INVALID_RESPONSE_SERVER), 20)
     error = peer_error(raised.value)
     assert (error.code, error.message) == SUBSTITUTE_ERROR
     assert time.monotonic() - start < 5
-    records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcp"]
+    records = [r.getMessage() for r in caplog.records if r.name == "jsonrpc_envelope.mcpstdio"]
     (record,) = records
     assert re.fullmatch(
         r'jsonrpc-envelope: stdout line \d+: invalid_response, substituted \(.+\): '

@@ -1,4 +1,4 @@
-"""The [mcp] extra and the shape of jsonrpc_envelope.mcp: the plain binding
+"""The [mcp] extra and the shape of jsonrpc_envelope.mcpstdio: the plain binding
 never imports the SDK; the extra pulls the SDK in; without the SDK the
 module says which extra to install; stdio_server takes the SDK's own
 arguments (explicit streams) as well as fd 0 and 1."""
@@ -27,28 +27,28 @@ def test_the_plain_binding_never_imports_the_sdk() -> None:
         "import sys, jsonrpc_envelope\n"
         "jsonrpc_envelope.classify(b'{}')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types', 'anyio', 'pydantic')"
-        " or m == 'jsonrpc_envelope.mcp'))"
+        " or m == 'jsonrpc_envelope.mcpstdio'))"
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
 
 def test_without_the_sdk_the_module_names_the_extra() -> None:
-    done = run_python("import sys; sys.modules['mcp'] = None\nimport jsonrpc_envelope.mcp")
+    done = run_python("import sys; sys.modules['mcp'] = None\nimport jsonrpc_envelope.mcpstdio")
     assert done.returncode == 1
-    assert 'ImportError: jsonrpc_envelope.mcp needs the official MCP SDK: pip install "jsonrpc-envelope[mcp]"' in done.stderr
+    assert 'ImportError: jsonrpc_envelope.mcpstdio needs the official MCP SDK: pip install "jsonrpc-envelope[mcp]"' in done.stderr
 
 
 def test_the_extra_pulled_the_sdk_into_this_venv() -> None:
     """This venv was made by pip install "./bindings/python[mcp,test]"
     (make test-python-mcp): the installed package, with its own bundled
     library and without the source tree, has the extra in its metadata,
-    the SDK it pulled, and a jsonrpc_envelope.mcp that imports."""
+    the SDK it pulled, and a jsonrpc_envelope.mcpstdio that imports."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JSONRPC_ENVELOPE_LIB")}
     code = (
         "import json\n"
         "from importlib import metadata\n"
-        "import jsonrpc_envelope.mcp as m\n"
+        "import jsonrpc_envelope.mcpstdio as m\n"
         "print(json.dumps({'requires': metadata.requires('jsonrpc-envelope'), 'mcp': metadata.version('mcp'),"
         " 'module': m.__file__, 'stdio_server': m.stdio_server.__module__}))"
     )
@@ -57,13 +57,13 @@ def test_the_extra_pulled_the_sdk_into_this_venv() -> None:
     got = json.loads(done.stdout)
     assert 'mcp<3,>=2.3; extra == "mcp"' in got["requires"], got
     assert got["mcp"].startswith("2.")
-    assert "site-packages" in got["module"] and got["stdio_server"] == "jsonrpc_envelope.mcp._server"
+    assert "site-packages" in got["module"] and got["stdio_server"] == "jsonrpc_envelope.mcpstdio._server"
 
 
 def test_stdio_server_with_explicit_streams() -> None:
     """The SDK's stdio_server takes stdin and stdout as anyio async files of
     text; so does ours. The library reads the bytes under the text."""
-    from jsonrpc_envelope.mcp import stdio_server
+    from jsonrpc_envelope.mcpstdio import stdio_server
 
     lines = b'[1]\n\xff\n{"jsonrpc":"2.0","id":5,"method":"ping"}\n'
     out = io.StringIO()
@@ -87,7 +87,7 @@ def test_stdio_server_with_explicit_streams() -> None:
 
 
 def test_bad_arguments_fail_before_anything_starts() -> None:
-    from jsonrpc_envelope.mcp import StdioServerParameters, run, stdio_client, stdio_server
+    from jsonrpc_envelope.mcpstdio import StdioServerParameters, run, stdio_client, stdio_server
 
     async def enter(manager: Any) -> None:
         async with manager:
@@ -104,9 +104,9 @@ def test_bad_arguments_fail_before_anything_starts() -> None:
 def test_stdio_server_skips_a_line_over_max_line(caplog: Any) -> None:
     import logging
 
-    from jsonrpc_envelope.mcp import stdio_server
+    from jsonrpc_envelope.mcpstdio import stdio_server
 
-    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcp")
+    caplog.set_level(logging.WARNING, logger="jsonrpc_envelope.mcpstdio")
     long = b'{"jsonrpc":"2.0","method":"big","params":{"pad":"' + b"x" * 100 + b'"}}'
     lines = long + b'\n{"jsonrpc":"2.0","method":"small"}\n'
 

@@ -29,9 +29,9 @@ from mcp.shared.message import SessionMessage
 
 from conftest import CHILD_ENV, OUR_SERVER, PYTHON, REPO
 from jsonrpc_envelope import Profile, classify
-from jsonrpc_envelope.mcp import stdio_client, stdio_server
+from jsonrpc_envelope.mcpstdio import stdio_client, stdio_server
 
-LOGGER = "jsonrpc_envelope.mcp"
+LOGGER = "jsonrpc_envelope.mcpstdio"
 SUBSTITUTE = (
     '{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,'
     '"message":"Internal error: the peer\'s response to this request is not valid MCP"}}'
@@ -164,7 +164,7 @@ class Refusing:
 
 
 def test_the_server_transport_answers_what_the_sdk_refuses(monkeypatch: Any, caplog: Any) -> None:
-    from jsonrpc_envelope.mcp import _server
+    from jsonrpc_envelope.mcpstdio import _server
 
     caplog.set_level(logging.WARNING, logger=LOGGER)
     refusing = Refusing(lambda text: '"refuse me"' in text)
@@ -203,7 +203,7 @@ def test_the_server_transport_answers_what_the_sdk_refuses(monkeypatch: Any, cap
 def test_the_client_transport_substitutes_what_the_sdk_refuses(monkeypatch: Any, caplog: Any) -> None:
     """The SDK's server answers tools/list; our client's SDK cannot read the
     answer: the session's substitute fails the call at once."""
-    from jsonrpc_envelope.mcp import _client
+    from jsonrpc_envelope.mcpstdio import _client
 
     caplog.set_level(logging.WARNING, logger=LOGGER)
     refusing = Refusing(lambda text: '"tools":[' in text)

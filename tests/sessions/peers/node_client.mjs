@@ -1,5 +1,5 @@
 // The official TypeScript SDK's Client on this project's
-// StdioClientTransport (jsonrpc-envelope/sdk/client), for one session
+// StdioClientTransport (jsonrpc-envelope/mcpstdio/client), for one session
 // against a server command: initialize, list the tools, call echo once for
 // each TEXT. Prints one JSON line, {"tools": [...], "echo": [[texts of call
 // 1], ...], "transport_errors": N, "error_records": N}, and exits 0; or says
@@ -17,7 +17,7 @@ import process from 'node:process';
 
 const inPackage = createRequire(new URL('../../../bindings/node/package.json', import.meta.url));
 const { Client } = inPackage('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = inPackage('jsonrpc-envelope/sdk/client');
+const { StdioClientTransport } = inPackage('jsonrpc-envelope/mcpstdio/client');
 
 const args = process.argv.slice(2);
 let timeout = 20;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The official Python SDK's client (mcp.Client) on this project's
-stdio_client (jsonrpc_envelope.mcp), for one session against a server
+stdio_client (jsonrpc_envelope.mcpstdio), for one session against a server
 command: initialize, list the tools, call echo once for each TEXT. Prints one
 JSON line, {"tools": [...], "echo": [[texts of call 1], ...],
 "transport_errors": N, "error_records": N}, and exits 0; or says what failed
@@ -22,7 +22,7 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from jsonrpc_envelope.mcp import stdio_client
+from jsonrpc_envelope.mcpstdio import stdio_client
 
 
 class Count(logging.Handler):
@@ -60,7 +60,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     count = Count()
-    logging.getLogger("jsonrpc_envelope.mcp").addHandler(count)
+    logging.getLogger("jsonrpc_envelope.mcpstdio").addHandler(count)
     try:
         report = anyio.run(session, args.command, args.text, args.timeout)
     except BaseException as error:  # noqa: BLE001 (an exception group, a timeout: all a failed session)

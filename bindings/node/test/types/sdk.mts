@@ -3,8 +3,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { StdioClientTransport, getDefaultEnvironment, type LogRecord } from 'jsonrpc-envelope/sdk/client';
-import { StdioServerTransport } from 'jsonrpc-envelope/sdk/server';
+import { StdioClientTransport, getDefaultEnvironment, type LogRecord } from 'jsonrpc-envelope/mcpstdio/client';
+import { StdioServerTransport } from 'jsonrpc-envelope/mcpstdio/server';
 
 const records: LogRecord[] = [];
 const server = new StdioServerTransport(process.stdin, process.stdout, { maxLine: 1 << 20, log: (r) => records.push(r) });

@@ -21,7 +21,7 @@ from typing import Any, Awaitable, Callable
 from .._api import Action, EnvelopeError, Session, SessionLine, log_value
 from ._sdk import SessionMessage
 
-logger = logging.getLogger("jsonrpc_envelope.mcp")
+logger = logging.getLogger("jsonrpc_envelope.mcpstdio")
 
 _HANDED_ON_IN_ITS_PLACE = (Action.SUBSTITUTE, Action.ATTRIBUTE)
 

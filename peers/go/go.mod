@@ -1,4 +1,4 @@
-module jsonrpc-envelope/sdk/go
+module jsonrpc-envelope/peers/go
 
 go 1.25.0
 

@@ -16,7 +16,7 @@ Both read by the MCP profile (SPEC section 10). Every decision about a
 line is the library's: a ``jsonrpc_envelope.Session`` says what to do with
 each line read (SPEC sections 9 and 10.4), and is told of each line
 written; the transports do what it says. Lines not simply handed to the SDK
-are logged on the ``jsonrpc_envelope.mcp`` logger, with the library's word
+are logged on the ``jsonrpc_envelope.mcpstdio`` logger, with the library's word
 for what was done and the line rendered with ``log_value``; a line the
 SDK's own validation refuses never reaches it as an exception, and is
 logged at error level.

@@ -1,5 +1,5 @@
 'use strict';
-// jsonrpc-envelope/sdk/server (CommonJS): StdioServerTransport for the
+// jsonrpc-envelope/mcpstdio/server (CommonJS): StdioServerTransport for the
 // official TypeScript SDK's CommonJS build. In place of
 //   require('@modelcontextprotocol/sdk/server/stdio.js')
 const { deserializeMessage } = require('@modelcontextprotocol/sdk/shared/stdio.js');

@@ -1,4 +1,4 @@
-// jsonrpc-envelope/sdk/client (ESM): StdioClientTransport for the official
+// jsonrpc-envelope/mcpstdio/client (ESM): StdioClientTransport for the official
 // TypeScript SDK's ESM build. In place of
 //   import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';

@@ -1,4 +1,4 @@
-// jsonrpc-envelope/sdk/client: a drop-in for the official TypeScript SDK's
+// jsonrpc-envelope/mcpstdio/client: a drop-in for the official TypeScript SDK's
 // StdioClientTransport (@modelcontextprotocol/sdk/client/stdio.js).
 
 import type { Stream } from 'node:stream';

@@ -14,7 +14,7 @@ try:
     import mcp
 except ImportError as error:  # pragma: no cover - the extra is not installed
     raise ImportError(
-        'jsonrpc_envelope.mcp needs the official MCP SDK: pip install "jsonrpc-envelope[mcp]"'
+        'jsonrpc_envelope.mcpstdio needs the official MCP SDK: pip install "jsonrpc-envelope[mcp]"'
     ) from error
 
 try:
@@ -43,7 +43,7 @@ except ImportError as error:  # pragma: no cover - depends on the SDK's version
     from importlib.metadata import version
 
     raise ImportError(
-        f"jsonrpc_envelope.mcp was written against mcp 2.3; the installed mcp {version('mcp')} "
+        f"jsonrpc_envelope.mcpstdio was written against mcp 2.3; the installed mcp {version('mcp')} "
         f"lacks a part of its stdio transports that it reuses: {error}"
     ) from error
 

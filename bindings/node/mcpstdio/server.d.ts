@@ -1,4 +1,4 @@
-// jsonrpc-envelope/sdk/server: a drop-in for the official TypeScript SDK's
+// jsonrpc-envelope/mcpstdio/server: a drop-in for the official TypeScript SDK's
 // StdioServerTransport (@modelcontextprotocol/sdk/server/stdio.js).
 
 import type { Readable, Writable } from 'node:stream';

@@ -1,6 +1,6 @@
 // The official Go MCP SDK's stdio server with one tool, `echo`, as a program
 // written on the SDK would be: for tests that put the SDK's own transport in
-// front of other peers (sdk/README.md).
+// front of other peers (peers/README.md).
 //
 //	echo-server [--pollute]
 //

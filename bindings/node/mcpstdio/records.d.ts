@@ -1,4 +1,4 @@
-// The log records of the SDK transports (lib/sdk/records.cjs).
+// The log records of the SDK transports (lib/mcpstdio/records.cjs).
 
 import type { Action, Kind, Role } from '../index.js';
 

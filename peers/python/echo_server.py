@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The official Python MCP SDK's stdio server with one tool, `echo`, as a
 program written on the SDK would be: for tests that put the SDK's own
-transport in front of other peers (sdk/README.md).
+transport in front of other peers (peers/README.md).
 
     echo_server.py [--pollute]
 

@@ -1,5 +1,5 @@
 'use strict';
-// jsonrpc-envelope/sdk/client (CommonJS): StdioClientTransport for the
+// jsonrpc-envelope/mcpstdio/client (CommonJS): StdioClientTransport for the
 // official TypeScript SDK's CommonJS build. In place of
 //   require('@modelcontextprotocol/sdk/client/stdio.js')
 const { deserializeMessage } = require('@modelcontextprotocol/sdk/shared/stdio.js');
