@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -70,6 +71,16 @@ func wantAction(t *testing.T, what string, ln Line, action Action, text string) 
 		t.Errorf("%s: action %v, want %v (note %q)", what, ln.Action, action, ln.Note)
 	}
 	switch {
+	case action == ActionForward && ln.ActionText != nil:
+		// The line's normal form (MCP profile, SPEC 10.5): the same JSON
+		// value, with no whitespace outside strings.
+		var a, b any
+		da, db := json.NewDecoder(bytes.NewReader(ln.ActionText)), json.NewDecoder(bytes.NewReader(ln.Bytes))
+		da.UseNumber()
+		db.UseNumber()
+		if da.Decode(&a) != nil || db.Decode(&b) != nil || !reflect.DeepEqual(a, b) || !compactJSON(ln.ActionText) {
+			t.Errorf("%s: normal form %q of %q", what, ln.ActionText, ln.Bytes)
+		}
 	case text == "" && ln.ActionText != nil:
 		t.Errorf("%s: action text %q, want none", what, ln.ActionText)
 	case text != "" && string(ln.ActionText) != text:
@@ -78,6 +89,22 @@ func wantAction(t *testing.T, what string, ln Line, action Action, text string) 
 	if (ln.Note == "") != (action == ActionForward) {
 		t.Errorf("%s: note %q with %v", what, ln.Note, action)
 	}
+}
+
+// compactJSON reports whether text has no whitespace outside its strings.
+func compactJSON(text []byte) bool {
+	inString := false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\r' || c == '\n'):
+			return false
+		}
+	}
+	return true
 }
 
 func TestSessionSubstitute(t *testing.T) {
