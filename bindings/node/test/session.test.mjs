@@ -126,6 +126,64 @@ test('a parse error is answered in role server and diverted in role client', () 
   });
 });
 
+// Whether an MCP line (a JSON object) goes on in its normal form (SPEC
+// 10.5), worked out here: a raw CR anywhere, JSON whitespace before or
+// after the object, or a top-level member given twice.
+const JSON_WS = new Set([' ', '\t', '\n', '\r']);
+function needsNormalForm(line) {
+  if (line.includes('\r') || JSON_WS.has(line[0]) || JSON_WS.has(line[line.length - 1])) return true;
+  return new Set(topLevelKeys(line)).size !== topLevelKeys(line).length;
+}
+
+// The top-level member names of a JSON object's text, decoded, in order:
+// a string at depth 1 followed by ':' is a name.
+function topLevelKeys(text) {
+  const keys = [];
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      let k = j + 1;
+      while (JSON_WS.has(text[k])) k++;
+      if (depth === 1 && text[k] === ':') keys.push(JSON.parse(text.slice(i, j + 1)));
+      i = j;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  return keys;
+}
+
+// Whether text has no JSON whitespace outside its strings.
+function compact(text) {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    if (inString && text[i] === '\\') i++;
+    else if (text[i] === '"') inString = !inString;
+    else if (!inString && JSON_WS.has(text[i])) return false;
+  }
+  return true;
+}
+
+// A forwarded MCP line's text: none exactly when the line needs no normal
+// form; else compact, and the line's value (JSON.parse keeps a member's last
+// value) in SPEC 10.5's members only.
+function checkForwarded(line, what) {
+  const text = line.line.toString('utf8');
+  if (!needsNormalForm(text)) {
+    assert.equal(line.actionText, null, `${what}: no text for ${JSON.stringify(text)}`);
+    return;
+  }
+  assert.equal(typeof line.actionText, 'string', `${what}: a normal form for ${JSON.stringify(text)}`);
+  assert.ok(compact(line.actionText), `${what}: ${line.actionText} is compact`);
+  const value = JSON.parse(text);
+  const kept = Object.fromEntries(
+    ['jsonrpc', 'id', 'method', 'params', 'result', 'error'].filter((k) => k in value).map((k) => [k, value[k]]),
+  );
+  assert.deepStrictEqual(JSON.parse(line.actionText), kept, what);
+}
+
 test('a whole sequence in each role, at every chunk size', () => {
   const broken = mcpVector('envelope: object id is an invalid request');
   const lines = [
@@ -139,11 +197,15 @@ test('a whole sequence in each role, at every chunk size', () => {
     '{"jsonrpc":"2.0","id":9,"result":{}}', // a response: forwarded
     '{"jsonrpc":"2.0","id":1,"method":"ping"}\r', // CRLF: forwarded without the CR
     `{"jsonrpc":"2.0","id":2,"method":"x","params":"${'x'.repeat(300)}"}`, // too long for 256
+    ' {"jsonrpc":"2.0","method":"a", "params":{"k": "v w"}}\t', // whitespace around: its normal form
+    '{"jsonrpc":"2.0","id":4,"method":"a","id":"b"}', // a member twice: its normal form, the last id
     '{"jsonrpc":"2.0","id":3,"method":"ping"}', // the last line, without LF
   ];
   const stream = Buffer.from(lines.join('\n'));
   // A raw CR: the line goes on in its normal form (SPEC 10.5).
   const CRLF_NORMAL = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+  const SPACED_NORMAL = '{"jsonrpc":"2.0","method":"a","params":{"k":"v w"}}';
+  const TWICE_NORMAL = '{"jsonrpc":"2.0","id":"b","method":"a"}';
   const expectedFor = {
     server: [
       ['forwarded', null],
@@ -156,6 +218,8 @@ test('a whole sequence in each role, at every chunk size', () => {
       ['forwarded', null],
       ['forwarded', CRLF_NORMAL],
       ['dropped', null],
+      ['forwarded', SPACED_NORMAL],
+      ['forwarded', TWICE_NORMAL],
       ['forwarded', null],
     ],
     client: [
@@ -169,6 +233,8 @@ test('a whole sequence in each role, at every chunk size', () => {
       ['forwarded', null],
       ['forwarded', CRLF_NORMAL],
       ['dropped', null],
+      ['forwarded', SPACED_NORMAL],
+      ['forwarded', TWICE_NORMAL],
       ['forwarded', null],
     ],
   };
@@ -184,6 +250,9 @@ test('a whole sequence in each role, at every chunk size', () => {
         assert.equal(got[9].kind, 'too_long');
         assert.equal(got[9].line, null);
         assert.deepEqual(got[8].line, Buffer.from(lines[8]));
+        got.forEach((line, i) => {
+          if (line.action === Action.FORWARD) checkForwarded(line, `${role}, chunks of ${size}, line ${i + 1}`);
+        });
       });
     }
   }
