@@ -729,10 +729,9 @@ func (s *Session) Sent(line []byte) error {
 
 // Refused returns what to do instead when the receiving SDK's own decoder
 // refused line, a line (or an action's text) the session handed on (SPEC
-// §10.4; a fault of the profile, to be logged at error level):
-// ActionAnswer with the -32600 reply for a request, ActionSubstitute with
-// its substitute for a response with a string or integer id, ActionDrop
-// otherwise.
+// §10.4; a fault of the profile, to be logged at error level): the
+// library's decision (jsonrpc_session_refused), its action and text
+// copied out as they are.
 func (s *Session) Refused(line []byte) (Decision, error) {
 	if s.c == nil {
 		return Decision{}, ErrSessionClosed

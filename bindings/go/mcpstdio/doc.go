@@ -41,9 +41,8 @@
 // the SDK's own jsonrpc.DecodeMessage. The SDK never gets a decoding error
 // (its session would end on one): should the decoder refuse a line the
 // session handed on (SPEC §10.4; a fault of the profile, which tests never
-// see), the session says what to do instead (answer a request with -32600,
-// substitute a response, drop anything else), and the decoder's complaint
-// is logged at error level. Log records go to the transport's Logger
+// see), the session says what to do instead (Session.Refused), the conn
+// does it, and the decoder's complaint is logged at error level. Log records go to the transport's Logger
 // (slog.Default() when nil), with the library's action word and note and
 // the peer's text rendered by envelope.LogValue.
 //
