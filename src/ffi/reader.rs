@@ -441,16 +441,8 @@ pub unsafe extern "C" fn jsonrpc_reader_end(reader: *mut JsonRpcReader, out: *mu
 /// freed and that no other thread is using.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_reader_free(reader: *mut JsonRpcReader) {
-    boundary(
-        || (),
-        || {
-            if !reader.is_null() {
-                // SAFETY: by the contract, a live reader made by `boxed`
-                // (below), which allocates as `Box` does.
-                drop(unsafe { Box::from_raw(reader) });
-            }
-        },
-    )
+    // SAFETY: by the contract, NULL or a live reader made by `boxed`.
+    boundary(|| (), || unsafe { unboxed(reader) })
 }
 
 /// `value` moved to the heap, as `Box::into_raw(Box::new(value))` but
@@ -467,4 +459,15 @@ pub(super) fn boxed<T>(value: T) -> Result<*mut T, OutOfMemory> {
     // allocator, which is how `Box` allocates, so `Box::from_raw` may free it.
     unsafe { ptr.write(value) };
     Ok(ptr)
+}
+
+/// Frees what `boxed` made; NULL is ignored.
+///
+/// # Safety
+/// `ptr` is NULL or a pointer from `boxed` not freed before.
+pub(super) unsafe fn unboxed<T>(ptr: *mut T) {
+    if !ptr.is_null() {
+        // SAFETY: `boxed` allocates as `Box` does (see there).
+        drop(unsafe { Box::from_raw(ptr) });
+    }
 }

@@ -4,7 +4,7 @@ use super::JsonRpcStatus;
 use super::classification::Failure;
 use super::input::bytes;
 use super::panic_boundary::boundary;
-use super::reader::{Deciding, JsonRpcBatch, JsonRpcReader, boxed};
+use super::reader::{Deciding, JsonRpcBatch, JsonRpcReader, boxed, unboxed};
 use super::text::{Counter, JsonRpcString};
 use crate::fallible::OutOfMemory;
 use crate::rules::classify_undecoded;
@@ -318,14 +318,6 @@ pub unsafe extern "C" fn jsonrpc_session_outstanding(session: *const JsonRpcSess
 /// been freed and that no other thread is using.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_session_free(session: *mut JsonRpcSession) {
-    boundary(
-        || (),
-        || {
-            if !session.is_null() {
-                // SAFETY: by the contract, a live session made by `boxed`,
-                // which allocates as `Box` does.
-                drop(unsafe { Box::from_raw(session) });
-            }
-        },
-    )
+    // SAFETY: by the contract, NULL or a live session made by `boxed`.
+    boundary(|| (), || unsafe { unboxed(session) })
 }

@@ -290,14 +290,7 @@ fn walk_members<const N: usize>(b: &[u8], wanted: &mut Wanted<N>) -> Option<()> 
         let start = space(space(name_end) + 1);
         let end = value_end(b, start)?;
         if let Some(name) = name {
-            let kind = match b[start] {
-                b'{' => ValueKind::Object,
-                b'[' => ValueKind::Array,
-                b'"' => ValueKind::String,
-                b't' | b'f' => ValueKind::Boolean,
-                b'n' => ValueKind::Null,
-                _ => ValueKind::Number,
-            };
+            let kind = ValueKind::starting_with(b[start]);
             wanted.value(name, Value { span: scan::Span { offset: start, len: end - start }, kind });
         }
         at = space(end);

@@ -52,6 +52,20 @@ pub enum ValueKind {
     Null,
 }
 
+impl ValueKind {
+    /// The kind of a well-formed value whose first byte is `byte`.
+    pub(crate) fn starting_with(byte: u8) -> Self {
+        match byte {
+            b'{' => Self::Object,
+            b'[' => Self::Array,
+            b'"' => Self::String,
+            b't' | b'f' => Self::Boolean,
+            b'n' => Self::Null,
+            _ => Self::Number,
+        }
+    }
+}
+
 /// A member's value: where it stands, and its type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Value {

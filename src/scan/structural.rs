@@ -79,7 +79,7 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
         }
         Some((pos, byte)) => {
             scalar(line, pos, byte)?;
-            Root::Scalar(kind_at(byte))
+            Root::Scalar(ValueKind::starting_with(byte))
         }
     };
     if tokens.next().is_some() || !tokens.starts.ended_cleanly(line) {
@@ -162,7 +162,7 @@ fn top_object<C: ByteClasses, T: TopLevel>(tokens: &mut Tokens<'_, C>, top: &mut
         let (after, byte) = tokens.next()?;
         if let Some(wanted) = wanted {
             let span = Span { offset: start, len: trim_end(line, after).saturating_sub(start) };
-            top.value(wanted, Value { span, kind: kind_at(first) });
+            top.value(wanted, Value { span, kind: ValueKind::starting_with(first) });
         }
         match byte {
             b',' => name = tokens.expect(b'"')?,
@@ -284,18 +284,6 @@ fn scalar(line: &[u8], pos: usize, byte: u8) -> Option<()> {
     match line.get(end) {
         Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':' | b'{' | b'[') | None => Some(()),
         Some(_) => None,
-    }
-}
-
-/// The kind of the value whose first byte is `byte`.
-fn kind_at(byte: u8) -> ValueKind {
-    match byte {
-        b'{' => ValueKind::Object,
-        b'[' => ValueKind::Array,
-        b'"' => ValueKind::String,
-        b't' | b'f' => ValueKind::Boolean,
-        b'n' => ValueKind::Null,
-        _ => ValueKind::Number,
     }
 }
 
