@@ -117,7 +117,7 @@ def main() -> int:
     files = zip_members(os.path.join(dist, wheel))
     c.contents(wheel, files, "")
     c.has(wheel, files, ["jsonrpc_envelope/" + n for n in (
-        "__init__.py", "_api.py", "_ffi.py", "py.typed", "libjsonrpc_envelope.so",
+        "__init__.py", "_ffi.py", "py.typed", "libjsonrpc_envelope.so",
     )])
     meta = "jsonrpc_envelope-%s.dist-info/" % v
     c.equal(wheel + ": version", field(files.get(meta + "METADATA", b""), r"^Version: (\S+)$"), v)

@@ -16,29 +16,34 @@ environment variable ``JSONRPC_ENVELOPE_LIB``; it must have ABI version
 ``ABI_VERSION``.
 """
 
-from ._api import (
-    DEFAULT_CHUNK_SIZE,
-    DEFAULT_MAX_LINE,
-    Action,
-    Classification,
-    Decision,
-    EnvelopeError,
-    IdKind,
-    Kind,
-    Message,
-    Profile,
-    Reader,
-    Role,
-    Session,
-    SessionLine,
-    TooLong,
-    classify,
-    invalid_reply,
-    library_version,
-    log_value,
-    read_messages,
-)
+# Every decision (a line's kind, the reply it is owed, the reason, what to
+# do with a line, the log text) is the library's. The modules convert Python
+# values to what the C ABI takes, copy what the library returns into Python
+# objects, and free every owned result exactly once:
+#
+# - ``_ffi``: the C declarations (ctypes) and the loading of the library;
+# - ``_enums``: ``Kind``, ``IdKind``, ``Role``, ``Action``, ``Profile``,
+#   made from the header's values and named by the library;
+# - ``_arguments``: the caller's arguments checked and converted;
+# - ``_errors``: ``EnvelopeError``, and statuses as exceptions;
+# - ``_layout``: named fields read from the bytes of the C structures;
+# - ``_classification``: ``Classification`` and ``TooLong``;
+# - ``_classify``: ``classify``, one line in one crossing;
+# - ``_strings``: ``invalid_reply``, ``log_value``, ``library_version``;
+# - ``_batch``: a reader's batch as messages;
+# - ``_reader``: ``Reader`` and ``read_messages``;
+# - ``_session``: ``Session``, ``SessionLine`` and ``Decision``.
+
+from ._arguments import DEFAULT_MAX_LINE
+from ._batch import Message
+from ._classification import Classification, TooLong
+from ._classify import classify
+from ._enums import Action, IdKind, Kind, Profile, Role
+from ._errors import EnvelopeError
 from ._ffi import ABI_VERSION, LIB_ENV, lib_path
+from ._reader import DEFAULT_CHUNK_SIZE, Reader, read_messages
+from ._session import Decision, Session, SessionLine
+from ._strings import invalid_reply, library_version, log_value
 
 #: The package's version: that of the library it was built with.
 __version__: str = library_version()

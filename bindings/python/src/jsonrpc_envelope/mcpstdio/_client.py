@@ -20,25 +20,14 @@ from typing import Any, AsyncIterator, TextIO, Tuple
 import anyio
 import anyio.lowlevel
 
-from .._api import DEFAULT_MAX_LINE, Profile, Role, Session
+from .. import DEFAULT_MAX_LINE, Profile, Role, Session
 from ._lines import Lines, logger
-from ._sdk import (
-    _WRITER_FLUSH_TIMEOUT,
-    SessionMessage,
-    StdioServerParameters,
-    _aclose_all,
-    _create_platform_compatible_process,
-    _drain_stdout,
-    _get_executable_command,
-    _stop_server_process,
-    get_default_environment,
-    types,
-)
+from . import _sdk as sdk
 
 
 @asynccontextmanager
 async def stdio_client(
-    server: StdioServerParameters,
+    server: sdk.StdioServerParameters,
     errlog: TextIO = sys.stderr,
     *,
     max_line: int = DEFAULT_MAX_LINE,
@@ -71,20 +60,20 @@ async def stdio_client(
     # freed when the transport ends.
     session = Session(Role.CLIENT, profile=Profile.MCP, max_line=max_line)
     try:
-        command = await _get_executable_command(server.command)
+        command = await sdk._get_executable_command(server.command)
 
-        process = await _create_platform_compatible_process(
+        process = await sdk._create_platform_compatible_process(
             command=command,
             args=server.args,
-            env=get_default_environment() | (server.env or {}),
+            env=sdk.get_default_environment() | (server.env or {}),
             errlog=errlog,
             cwd=server.cwd,
         )
 
         # The spawn succeeded; no awaits until the task group is entered, or a
         # cancellation delivered in the gap would leak the live process.
-        read_stream_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        write_stream, write_stream_reader = anyio.create_memory_object_stream[SessionMessage](0)
+        read_stream_writer, read_stream = anyio.create_memory_object_stream[sdk.SessionMessage | Exception](0)
+        write_stream, write_stream_reader = anyio.create_memory_object_stream[sdk.SessionMessage](0)
 
         shutting_down = False
         writer_done = anyio.Event()
@@ -108,7 +97,7 @@ async def stdio_client(
         def validate(data: bytes) -> Any:
             # The SDK's own decoding of a line of the server's stdout.
             text = data.decode(server.encoding, server.encoding_error_handler)
-            return types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+            return sdk.types.jsonrpc_message_adapter.validate_json(text, by_name=False)
 
         lines = Lines("stdout", session, validate, read_stream_writer.send, send_reply)
 
@@ -132,7 +121,7 @@ async def stdio_client(
                                 return
                         await deliver(session.end())
                     finally:
-                        await _drain_stdout(process)
+                        await sdk._drain_stdout(process)
             except anyio.ClosedResourceError:
                 pass  # our own shutdown closed the stdout stream under the read
             except (anyio.BrokenResourceError, ConnectionError):
@@ -163,12 +152,12 @@ async def stdio_client(
             read_stream.close()
             # Bounded window for the writer to flush already-accepted messages.
             write_stream.close()
-            with anyio.move_on_after(_WRITER_FLUSH_TIMEOUT) as flush_scope:
+            with anyio.move_on_after(sdk._WRITER_FLUSH_TIMEOUT) as flush_scope:
                 await writer_done.wait()
             if flush_scope.cancelled_caught:
                 await anyio.lowlevel.cancel_shielded_checkpoint()
-            await _stop_server_process(process)
-            await _aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
+            await sdk._stop_server_process(process)
+            await sdk._aclose_all(read_stream, write_stream, read_stream_writer, write_stream_reader)
             # One pass so unblocked tasks exit via their except paths before the cancel.
             await anyio.lowlevel.checkpoint()
 

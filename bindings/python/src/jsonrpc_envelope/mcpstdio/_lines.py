@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Awaitable, Callable
 
-from .._api import Action, EnvelopeError, Session, SessionLine, log_value
+from .. import Action, EnvelopeError, Session, SessionLine, log_value
 from ._sdk import SessionMessage
 
 logger = logging.getLogger("jsonrpc_envelope.mcpstdio")

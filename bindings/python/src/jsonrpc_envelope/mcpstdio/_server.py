@@ -21,7 +21,7 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from .._api import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, Profile, Role, Session
+from .. import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, Profile, Role, Session
 from ._lines import Lines
 from ._sdk import (
     MCPServer,
