@@ -1,4 +1,4 @@
-// Types of jsonrpc-envelope (lib/index.cjs, lib/index.mjs). The names in the
+// Types of jsonrpc-envelope (lib/index.cjs). The names in the
 // unions below are the library's (jsonrpc_kind_name, jsonrpc_id_kind_name,
 // jsonrpc_role_name, jsonrpc_profile_name, jsonrpc_action_name);
 // test/api.test.mjs holds them against the library.

@@ -22,7 +22,7 @@ import process from 'node:process';
 // The package when it is installed, else the one in this checkout.
 const envelope = await import('jsonrpc-envelope').catch((error) => {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  return import(new URL('../../bindings/node/lib/index.mjs', import.meta.url));
+  return import(new URL('../../bindings/node/lib/index.cjs', import.meta.url));
 });
 const { Action, Kind, LIBRARY_VERSION, Role, Session, logValue } = envelope;
 

@@ -32,23 +32,24 @@ function logValue(bytes) {
   return native.logValue(bytes);
 }
 
-module.exports = {
-  classify,
-  invalidReply,
-  logValue,
-  readMessages,
-  Reader,
-  Session,
-  // The library's names: Kind.REQUEST === 'request', Role.SERVER === 'server',
-  // Profile.MCP === 'mcp', Action.ANSWER === 'answered'.
-  Kind: native.kinds,
-  IdKind: native.idKinds,
-  Role: native.roles,
-  Profile: native.profiles,
-  Action: native.actions,
-  // The line limit a reader has unless given another.
-  DEFAULT_MAX_LINE: native.defaultMaxLine,
-  // The library's version and ABI version.
-  LIBRARY_VERSION: native.version,
-  ABI_VERSION: native.abiVersion,
-};
+// One assignment a name: so Node's ESM loader finds every named export in
+// this one module (import { classify } from 'jsonrpc-envelope'), with no
+// second list of them in an .mjs wrapper.
+exports.classify = classify;
+exports.invalidReply = invalidReply;
+exports.logValue = logValue;
+exports.readMessages = readMessages;
+exports.Reader = Reader;
+exports.Session = Session;
+// The library's names: Kind.REQUEST === 'request', Role.SERVER === 'server',
+// Profile.MCP === 'mcp', Action.ANSWER === 'answered'.
+exports.Kind = native.kinds;
+exports.IdKind = native.idKinds;
+exports.Role = native.roles;
+exports.Profile = native.profiles;
+exports.Action = native.actions;
+// The line limit a reader has unless given another.
+exports.DEFAULT_MAX_LINE = native.defaultMaxLine;
+// The library's version and ABI version.
+exports.LIBRARY_VERSION = native.version;
+exports.ABI_VERSION = native.abiVersion;

@@ -21,10 +21,13 @@ const BATCH = native.batch;
 const LINES = native.layout.batchLines;
 const END = native.layout.batchEnd;
 
-// The memory one reader's or session's batches reuse, and the messages
-// made of what the addon gives for each call (see batch_value in
-// src/addon.h).
-class Batches {
+// A library reader or session (its handle, freed by close()), and the memory
+// its batches reuse: the messages made of what the addon gives for each call
+// (see batch_value in src/addon.h).
+class Stream {
+  #handle;
+  #free;
+  #what;
   // Where the addon writes a batch's records, reused from one call to the
   // next (the messages copy what they keep); the addon makes a bigger one
   // when a batch needs it, which is kept instead unless it is large (a
@@ -35,14 +38,39 @@ class Batches {
   #slab = null;
   #used = 0;
 
-  feed(feed, handle, chunk) {
+  // `what` names it in the error of a call after close().
+  constructor(handle, free, what) {
+    this.#handle = handle;
+    this.#free = free;
+    this.#what = what;
+  }
+
+  feed(feed, chunk) {
+    const handle = this.live();
     this.#slab ??= Buffer.alloc(SLAB);
     return this.#take(feed(handle, chunk, this.#records, this.#slab, this.#used));
   }
 
-  end(end, handle) {
+  end(end) {
+    const handle = this.live();
     this.#slab ??= Buffer.alloc(SLAB);
     return this.#take(end(handle, this.#records, this.#slab, this.#used));
+  }
+
+  live() {
+    if (this.#handle === null) throw new Error(`the ${this.#what} is closed`);
+    return this.#handle;
+  }
+
+  close() {
+    if (this.#handle !== null) {
+      this.#free(this.#handle);
+      this.#handle = null;
+    }
+  }
+
+  get closed() {
+    return this.#handle === null;
   }
 
   #take(result) {
@@ -73,39 +101,30 @@ class Batches {
 // as a safety net, if close() is never called). Its lines are classified by
 // the profile option (default: Profile.JSONRPC).
 class Reader {
-  #handle;
-  #batches = new Batches();
+  #stream;
 
   constructor(options) {
     const { maxLine, profile } = checkOptions(options);
-    this.#handle = native.readerNew(checkMaxLine(maxLine), profile);
+    this.#stream = new Stream(native.readerNew(checkMaxLine(maxLine), profile), native.readerFree, 'reader');
   }
 
   // The messages the chunk (a Buffer, a Uint8Array or a string) completed.
   feed(chunk) {
-    return this.#batches.feed(native.readerFeed, this.#live(), chunk);
+    return this.#stream.feed(native.readerFeed, chunk);
   }
 
   // Ends the stream: its last line if it had no LF (or a too-long line being
   // dropped). The reader is then as new, for another stream.
   end() {
-    return this.#batches.end(native.readerEnd, this.#live());
+    return this.#stream.end(native.readerEnd);
   }
 
   close() {
-    if (this.#handle !== null) {
-      native.readerFree(this.#handle);
-      this.#handle = null;
-    }
+    this.#stream.close();
   }
 
   get closed() {
-    return this.#handle === null;
-  }
-
-  #live() {
-    if (this.#handle === null) throw new Error('the reader is closed');
-    return this.#handle;
+    return this.#stream.closed;
   }
 }
 
@@ -118,55 +137,46 @@ class Reader {
 // refused a line it handed on. close() frees the library's session (a
 // finalizer frees it too, only as a safety net).
 class Session {
-  #handle;
-  #batches = new Batches();
+  #stream;
 
   constructor(role, options) {
     const { maxLine, profile } = checkOptions(options);
-    this.#handle = native.sessionNew(role, profile, checkMaxLine(maxLine));
+    this.#stream = new Stream(native.sessionNew(role, profile, checkMaxLine(maxLine)), native.sessionFree, 'session');
   }
 
   // The lines the chunk completed, each with its action.
   feed(chunk) {
-    return this.#batches.feed(native.sessionFeed, this.#live(), chunk);
+    return this.#stream.feed(native.sessionFeed, chunk);
   }
 
   // Ends the stream: its last line if it had no LF. The reader is then as
   // new; the outstanding requests are kept.
   end() {
-    return this.#batches.end(native.sessionEnd, this.#live());
+    return this.#stream.end(native.sessionEnd);
   }
 
   // A line written the other way, to the peer whose lines this session reads.
   sent(line) {
-    native.sessionSent(this.#live(), line);
+    native.sessionSent(this.#stream.live(), line);
   }
 
   // What to do instead when the SDK's own decoder refused a line (or a text)
   // this session handed on: { action, text, note }, frozen.
   refused(line) {
-    return native.sessionRefused(this.#live(), line);
+    return native.sessionRefused(this.#stream.live(), line);
   }
 
   // How many requests written the other way still wait for a response.
   get outstanding() {
-    return native.sessionOutstanding(this.#live());
+    return native.sessionOutstanding(this.#stream.live());
   }
 
   close() {
-    if (this.#handle !== null) {
-      native.sessionFree(this.#handle);
-      this.#handle = null;
-    }
+    this.#stream.close();
   }
 
   get closed() {
-    return this.#handle === null;
-  }
-
-  #live() {
-    if (this.#handle === null) throw new Error('the session is closed');
-    return this.#handle;
+    return this.#stream.closed;
   }
 }
 

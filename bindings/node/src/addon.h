@@ -188,6 +188,11 @@ napi_value batch_value(napi_env env, State *state, const JsonRpcBatch *batch, na
  * none), and freed. NULL (with an exception) on a failed napi_* call. */
 napi_value owned_string_value(napi_env env, JsonRpcString *text);
 
+/* `*buffer` (of `*cap` bytes) grown to at least `bytes` with realloc;
+ * false (with an exception) when memory runs out, the buffer then as it
+ * was. */
+bool buffer_reserve(napi_env env, uint8_t **buffer, size_t *cap, size_t bytes);
+
 /* ---- errors.c: the addon's failures as JavaScript exceptions ------------- */
 
 /* Throws a JavaScript error of the given kind unless one is pending;

@@ -65,14 +65,8 @@ static bool string_bytes(napi_env env, State *state, napi_value value, Input *ou
         need = exact + 1;
     }
     if (need <= REUSED_INPUT_MAX) {
-        if (state->input_cap < need) {
-            uint8_t *grown = realloc(state->input, REUSED_INPUT_MAX);
-            if (grown == NULL) {
-                throw_error(env, "out of memory");
-                return false;
-            }
-            state->input = grown;
-            state->input_cap = REUSED_INPUT_MAX;
+        if (state->input_cap < need && !buffer_reserve(env, &state->input, &state->input_cap, REUSED_INPUT_MAX)) {
+            return false;
         }
         buffer = state->input;
     } else {

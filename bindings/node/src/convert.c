@@ -86,16 +86,15 @@ static napi_status string_value(napi_env env, const char *text, size_t len, bool
                  : napi_create_string_utf8(env, text, len, result);
 }
 
-/* The state's `texts` buffer, at least `bytes` long. */
-static bool texts_reserve(napi_env env, State *state, size_t bytes) {
-    if (state->texts_cap < bytes) {
-        uint8_t *grown = realloc(state->texts, bytes);
+bool buffer_reserve(napi_env env, uint8_t **buffer, size_t *cap, size_t bytes) {
+    if (*cap < bytes) {
+        uint8_t *grown = realloc(*buffer, bytes);
         if (grown == NULL) {
             throw_error(env, "out of memory");
             return false;
         }
-        state->texts = grown;
-        state->texts_cap = bytes;
+        *buffer = grown;
+        *cap = bytes;
     }
     return true;
 }
@@ -130,7 +129,7 @@ static bool texts_value(napi_env env, State *state, const JsonRpcClassification 
         block = first.ptr;
     } else {
         /* The library allocated them: put them in that layout here. */
-        if (!texts_reserve(env, state, info->bytes)) {
+        if (!buffer_reserve(env, &state->texts, &state->texts_cap, info->bytes)) {
             return false;
         }
         size_t at = 0;
@@ -195,7 +194,7 @@ static bool extras_value(napi_env env, State *state, const JsonRpcBatch *batch, 
     if (bytes == 0) {
         return true;
     }
-    if (!texts_reserve(env, state, bytes)) {
+    if (!buffer_reserve(env, &state->texts, &state->texts_cap, bytes)) {
         return false;
     }
     size_t at = 0;

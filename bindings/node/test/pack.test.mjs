@@ -17,7 +17,7 @@ test('npm pack, then npm install into an empty folder: it works there', async ()
     const [{ filename, files }] = JSON.parse(packed.stdout.toString());
     const paths = files.map((f) => f.path).sort();
     assert.ok(paths.includes('build/Release/jsonrpc_envelope.node'), 'the addon, with the library linked in');
-    for (const required of ['package.json', 'README.md', 'index.d.ts', 'lib/index.cjs', 'lib/index.mjs', 'mcpstdio/server.d.ts', 'mcpstdio/client.d.ts', 'mcpstdio/records.d.ts']) {
+    for (const required of ['package.json', 'README.md', 'index.d.ts', 'lib/index.cjs', 'mcpstdio/server.d.ts', 'mcpstdio/client.d.ts', 'mcpstdio/records.d.ts']) {
       assert.ok(paths.includes(required), required);
     }
     assert.deepEqual(paths.filter((p) => /^(src|test|scripts|node_modules)\/|\.gyp$|obj\.target/.test(p)), [], 'no sources, tests or build leftovers');
