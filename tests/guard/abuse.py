@@ -8,20 +8,13 @@ followed by a ping: what came back for it, and whether the server lived.
 from __future__ import annotations
 
 import json
-import queue
 import sys
 from dataclasses import dataclass, field
 
-from peers import GUARD_PROFILE, SERVERS, Peer, guarded, vectors
+from peers import GUARD_PROFILE, SERVERS, guarded, vectors
+from mcp_peer import Server  # tests/support, on the path by peers.py
 
-PATIENCE = 20.0
 LONG_LINE = 64 << 20
-
-import sys as _sys
-from pathlib import Path as _Path
-
-_sys.path.insert(0, str(_Path(__file__).resolve().parents[2] / "tests" / "support"))
-from mcp_peer import INITIALIZE, INITIALIZED, encode  # noqa: E402  (shared with tests/guard)
 
 
 def abuse_lines(profile: str = GUARD_PROFILE) -> list[tuple[str, bytes, str | None]]:
@@ -55,7 +48,7 @@ class Outcome:
     label: str
     replies: list[str] = field(default_factory=list)
     # "alive": the ping after the line was answered; "exited": the server's
-    # stdout ended; "silent": no answer to the ping within PATIENCE.
+    # stdout ended; "silent": no answer to the ping within mcp_peer.PATIENCE.
     state: str = "alive"
 
     def cell(self) -> str:
@@ -76,68 +69,14 @@ def summary(reply: str) -> str:
     return reply[:60]
 
 
-class Server:
-    """A server (started again whenever it dies), initialized, and probed
-    with pings whose ids never repeat."""
-
-    def __init__(self, command: list[str]):
-        self.command = command
-        self.starts = 0
-        self.next_id = 1000
-        self.peer: Peer | None = None
-
-    def start(self) -> None:
-        self.starts += 1
-        self.peer = Peer(self.command)
-        self.peer.send(encode(INITIALIZE))
-        replies, state = self.until_answer("init")
-        if state != "alive":
-            raise RuntimeError(f"{self.command} did not initialize: {state}, {self.peer.stderr!r}")
-        self.peer.send(encode(INITIALIZED))
-
-    def until_answer(self, id_) -> tuple[list[str], str]:
-        """The lines before the response with `id_`, and the server's state."""
-        replies = []
-        while True:
-            try:
-                line = self.peer.line(PATIENCE)
-            except queue.Empty:
-                return replies, "silent"
-            if line is None:
-                return replies, "exited"
-            text = line.decode("utf-8", "replace").rstrip("\n")
-            try:
-                message = json.loads(text)
-            except ValueError:
-                message = None
-            if isinstance(message, dict) and message.get("id") == id_ and "method" not in message:
-                return replies, "alive"
-            replies.append(text)
-
-    def probe(self, label: str, line: bytes) -> Outcome:
-        if self.peer is None:
-            self.start()
-        outcome = Outcome(label)
-        ping_id = self.next_id
-        self.next_id += 1
-        sent = self.peer.send(line) and self.peer.send(encode({"jsonrpc": "2.0", "id": ping_id, "method": "ping"}))
-        outcome.replies, outcome.state = self.until_answer(ping_id)
-        if not sent and outcome.state == "alive":
-            outcome.state = "exited"
-        if outcome.state != "alive":
-            self.peer.close(timeout=5)
-            self.peer = None
-        return outcome
-
-    def close(self) -> int | None:
-        return self.peer.close() if self.peer else None
-
-
 def run(command: list[str]) -> tuple[list[Outcome], Server]:
     """Every abuse line against `command`; the server is started again
     after each line that ends it."""
     server = Server(command)
-    outcomes = [server.probe(label, line) for label, line, _ in abuse_lines()]
+    outcomes = []
+    for label, line, _ in abuse_lines():
+        replies, state = server.probe(line)
+        outcomes.append(Outcome(label, [r.decode("utf-8", "replace") for r in replies], state))
     return outcomes, server
 
 

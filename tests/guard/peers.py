@@ -1,4 +1,4 @@
-"""The programs the guard's SDK tests run, and a peer on the end of a pipe.
+"""The programs the guard's SDK tests run.
 
 Paths are the repository's (peers/README.md): the SDKs' echo servers and client
 drivers, the naive server, and the guard (the release build, which `make`
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import subprocess
-import threading
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# The test-support modules shared with the other suites (tests/support).
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 GUARD = os.environ.get("JSONRPC_ENVELOPE_BIN", str(ROOT / "target/release/jsonrpc-envelope"))
 SDK_PYTHON = str(ROOT / "target/sdk/python/bin/python")
 
@@ -50,50 +50,3 @@ def vectors(profile: str = "mcp") -> dict[str, dict]:
     with open(ROOT / "tests/vectors/mcp.jsonl", encoding="utf-8") as f:
         records = [json.loads(line) for line in f]
     return {r["name"][len(prefix) :]: r for r in records if r["name"].startswith(prefix)}
-
-
-class Peer:
-    """A program on pipes, its stdout read line by line on a thread, so that
-    waiting for a line has a deadline."""
-
-    def __init__(self, command: list[str]):
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-        )
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
-        self.stderr = b""
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
-
-    def _read_stdout(self) -> None:
-        for line in self.process.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def _read_stderr(self) -> None:
-        self.stderr = self.process.stderr.read()
-
-    def send(self, data: bytes) -> bool:
-        """Writes to stdin; False when the program no longer reads it."""
-        try:
-            self.process.stdin.write(data)
-            self.process.stdin.flush()
-            return True
-        except (BrokenPipeError, ValueError):
-            return False
-
-    def line(self, timeout: float) -> bytes | None:
-        """The next stdout line; None at its end. Raises queue.Empty on timeout."""
-        return self.lines.get(timeout=timeout)
-
-    def close(self, timeout: float = 10) -> int | None:
-        try:
-            self.process.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            return self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            return None

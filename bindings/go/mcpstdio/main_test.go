@@ -14,7 +14,7 @@ package mcpstdio_test
 //     Python SDK's own server; PYTHONPATH and JSONRPC_ENVELOPE_LIB point it
 //     at the package's source and the library.
 //
-// Plain Python peers (the naive server, the unattributed-error server) run
+// Plain Python peers (the naive server, tests/transports/faulty_server.py) run
 // with the same Python.
 
 import (
@@ -60,7 +60,7 @@ func TestMain(m *testing.M) {
 	pyOurServer = []string{python, filepath.Join(repo, "examples/python/sdk_server.py")}
 	pySDKServer = []string{python, filepath.Join(repo, "peers/python/echo_server.py")}
 	naiveServer = []string{python, filepath.Join(repo, "examples/guard/naive_server.py")}
-	unattributed = []string{python, filepath.Join(repo, "tests/transports/unattributed_error_server.py")}
+	unattributed = []string{python, filepath.Join(repo, "tests/transports/faulty_server.py"), "--unattributed-initialize-error"}
 	twoRequestsPeer = []string{python, filepath.Join(repo, "tests/transports/two_requests_peer.py")}
 	os.Exit(m.Run())
 }

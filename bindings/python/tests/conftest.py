@@ -11,6 +11,9 @@ from typing import Any, Dict, List
 
 import pytest
 
+# The test-support modules shared with the other suites (tests/support).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests", "support"))
+
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(os.path.dirname(PACKAGE))
 VECTORS = os.path.join(REPO, "tests", "vectors")

@@ -10,6 +10,7 @@ from typing import Any, List, Optional, Tuple
 import pytest
 
 import jsonrpc_envelope as je
+from mutation import mutate
 
 # A stream with a bit of everything: kinds, a CRLF line, an empty line, an
 # escaped method, invalid UTF-8, a line over the limit used below (40), and a
@@ -341,17 +342,7 @@ def test_random_lines_agree_everywhere() -> None:
     alphabet = b'{}[]":,\\ \t\r0123456789.-+eEtrufalsn\x00\x7f\xc3\xa9\xff' + b"abcdefghijklmnopqrstuvwxyz"
     lines = []
     for _ in range(3000):
-        line = bytearray(rng.choice(seeds))
-        for _ in range(rng.randint(0, 3)):
-            at = rng.randrange(len(line) + 1)
-            choice = rng.random()
-            if choice < 0.4 and at < len(line):
-                del line[at]
-            elif choice < 0.8:
-                line[at:at] = bytes([rng.choice(alphabet)])
-            elif at < len(line):
-                line[at] = rng.choice(alphabet)
-        lines.append(bytes(line).replace(b"\n", b""))
+        lines.append(mutate(rng, seeds, alphabet, (0, 3), delete=0.4, insert=0.4).replace(b"\n", b""))
     got = list(je.read_messages(io.BytesIO(b"\n".join(lines)), chunk_size=rng.choice([97, 1000, 65536])))
     assert [line for line, _ in got] == lines
     for line, c in got:

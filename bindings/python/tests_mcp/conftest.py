@@ -11,8 +11,9 @@ server on the SDK's own transport (the control):
 - the Go example on mcpstdio (MCPSTDIO_GO_SERVER) and the Go SDK's own
   stdio server (SDK_GO_ECHO_SERVER), both built by make;
 - servers that pollute their stdout (examples/guard/naive_server.py, and
-  the SDKs' echo servers with --pollute), and one that answers initialize
-  with an error that names no request (tests/transports/).
+  the SDKs' echo servers with --pollute), and one with a planted fault
+  (tests/transports/faulty_server.py: an initialize error that names no
+  request, a tools/list result that is not an object).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from pathlib import Path
 from typing import Dict, List
 
 import pytest
+
+# The test-support modules shared with the other suites (tests/support).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests", "support"))
 
 PACKAGE = Path(__file__).resolve().parents[1]
 REPO = PACKAGE.parents[1]
@@ -43,7 +47,8 @@ SDK_SERVER = [PYTHON, str(REPO / "peers/python/echo_server.py")]
 GO_OUR_SERVER = [os.environ["MCPSTDIO_GO_SERVER"]]
 GO_SDK_SERVER = [os.environ["SDK_GO_ECHO_SERVER"]]
 NAIVE_SERVER = [PYTHON, str(REPO / "examples/guard/naive_server.py")]
-UNATTRIBUTED_SERVER = [PYTHON, str(REPO / "tests/transports/unattributed_error_server.py")]
+FAULTY_SERVER = [PYTHON, str(REPO / "tests/transports/faulty_server.py")]
+UNATTRIBUTED_SERVER = FAULTY_SERVER + ["--unattributed-initialize-error"]
 
 # What the servers above get in their environment from the SDK's client,
 # which passes on only a few variables of its own (get_default_environment).

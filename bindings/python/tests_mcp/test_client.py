@@ -21,6 +21,7 @@ from mcp.shared.message import SessionMessage
 
 from conftest import (
     CHILD_ENV,
+    FAULTY_SERVER,
     GO_OUR_SERVER,
     GO_SDK_SERVER,
     NAIVE_SERVER,
@@ -184,7 +185,7 @@ def test_ours_against_the_sdk_servers_on_our_server_transports(server: str) -> N
     assert report == {**ECHO, "transport_errors": 0}
 
 
-INVALID_RESPONSE_SERVER = [PYTHON, str(Path(__file__).with_name("invalid_response_server.py"))]
+INVALID_RESPONSE_SERVER = FAULTY_SERVER + ["--tools-list-array"]
 # SPEC 10.3: the substitute's error.
 SUBSTITUTE_ERROR = (-32603, "Internal error: the peer's response to this request is not valid MCP")
 

@@ -13,7 +13,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 from conftest import ABUSE, OUR_SERVER, OUR_SERVER_ON_SDK, mcp_vectors, vectors
-from peer import Server
+from mcp_peer import Server  # tests/support, on the path by conftest.py
 
 # Beyond issue #16's list: lines the transport drops, with a log record.
 DROPPED = [
@@ -33,7 +33,7 @@ def lines() -> List[Tuple[str, bytes]]:
 def feed(command: List[str]) -> Tuple[Dict[str, Tuple[List[bytes], str]], dict, Server, object]:
     """Every line, one at a time, then a tools/call of echo."""
     server = Server(command)
-    got = {label: server.probe(line) for label, line in lines()}
+    got = {label: server.probe(line + b"\n") for label, line in lines()}
     echo = server.call("tools/call", {"name": "echo", "arguments": {"text": "still here"}})
     status = server.close()
     return got, echo, server, status

@@ -26,6 +26,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.message import SessionMessage
+from mutation import mutate
 
 from conftest import CHILD_ENV, OUR_SERVER, PYTHON, REPO
 from jsonrpc_envelope import Profile, classify
@@ -81,6 +82,25 @@ async def written(out: io.StringIO, count: int) -> List[str]:
         while len(out.getvalue().splitlines()) < count:
             await anyio.sleep(0.005)
     return out.getvalue().splitlines()
+
+
+def served(stdin: Any, out: io.StringIO, timeout: float) -> List[Any]:
+    """What stdio_server hands its server (messages and exceptions) for the
+    whole of `stdin`, writing to `out`."""
+
+    async def run() -> List[Any]:
+        got = []
+        with anyio.fail_after(timeout):
+            async with stdio_server(stdin=anyio.wrap_file(stdin), stdout=anyio.wrap_file(out)) as (
+                read_stream,
+                write_stream,
+            ):
+                async with write_stream:
+                    async for item in read_stream:
+                        got.append(item)
+        return got
+
+    return anyio.run(run)
 
 
 # ---- the server transport keeps its server's requests -------------------------
@@ -176,17 +196,7 @@ def test_the_server_transport_answers_what_the_sdk_refuses(monkeypatch: Any, cap
     ]
     out = io.StringIO()
 
-    async def run() -> List[Any]:
-        got = []
-        stdin = anyio.wrap_file(io.TextIOWrapper(io.BytesIO(b"\n".join(lines) + b"\n"), encoding="utf-8"))
-        with anyio.fail_after(10):
-            async with stdio_server(stdin=stdin, stdout=anyio.wrap_file(out)) as (read_stream, write_stream):
-                async with write_stream:
-                    async for item in read_stream:
-                        got.append(item)
-        return got
-
-    got = anyio.run(run)
+    got = served(io.TextIOWrapper(io.BytesIO(b"\n".join(lines) + b"\n"), encoding="utf-8"), out, 10)
     # Never an exception: only the message the SDK could read.
     assert [type(item) for item in got] == [SessionMessage]
     assert got[0].message.id == 6
@@ -203,11 +213,13 @@ def test_the_server_transport_answers_what_the_sdk_refuses(monkeypatch: Any, cap
 def test_the_client_transport_substitutes_what_the_sdk_refuses(monkeypatch: Any, caplog: Any) -> None:
     """The SDK's server answers tools/list; our client's SDK cannot read the
     answer: the session's substitute fails the call at once."""
-    from jsonrpc_envelope.mcpstdio import _client
+    from jsonrpc_envelope.mcpstdio import _sdk
 
     caplog.set_level(logging.WARNING, logger=LOGGER)
     refusing = Refusing(lambda text: '"tools":[' in text)
-    monkeypatch.setattr(_client, "types", refusing)
+    # The client reads the SDK's types through _sdk (the server, in another
+    # process, is not touched).
+    monkeypatch.setattr(_sdk, "types", refusing)
 
     async def run() -> Any:
         with anyio.fail_after(30):
@@ -277,18 +289,8 @@ def test_the_vectors_reach_the_server_sdk_unrefused(caplog: Any) -> None:
     pairs = single_lines(mcp_vectors())
     out = io.StringIO()
 
-    async def run() -> List[Any]:
-        got = []
-        stream = b"\n".join(line for line, _ in pairs) + b"\n"
-        stdin = anyio.wrap_file(io.BufferedReader(io.BytesIO(stream)))
-        with anyio.fail_after(30):
-            async with stdio_server(stdin=stdin, stdout=anyio.wrap_file(out)) as (read_stream, write_stream):
-                async with write_stream:
-                    async for item in read_stream:
-                        got.append(item)
-        return got
-
-    got = anyio.run(run)
+    stream = b"\n".join(line for line, _ in pairs) + b"\n"
+    got = served(io.BufferedReader(io.BytesIO(stream)), out, 30)
     replies, handed = expected_server_side([v for _, v in pairs])
     assert out.getvalue().splitlines() == replies
     assert all(isinstance(item, SessionMessage) for item in got)
@@ -345,17 +347,7 @@ def test_random_lines_the_profile_calls_messages_are_read_by_the_sdk() -> None:
     adapter = mcp_types.jsonrpc_message_adapter
     messages = substitutes = 0
     for _ in range(20000):
-        line = bytearray(rng.choice(SEEDS))
-        for _ in range(rng.randint(1, 3)):
-            at = rng.randrange(len(line) + 1)
-            choice = rng.random()
-            if choice < 0.35 and at < len(line):
-                del line[at]
-            elif choice < 0.7:
-                line[at:at] = bytes([rng.choice(alphabet)])
-            elif at < len(line):
-                line[at] = rng.choice(alphabet)
-        data = bytes(line)
+        data = mutate(rng, SEEDS, alphabet, (1, 3), delete=0.35, insert=0.35)
         c = classify(data, profile=Profile.MCP)
         if c.kind in ("request", "notification", "response"):
             messages += 1
