@@ -54,34 +54,48 @@ func init() {
 			"but this Go package was written for ABI version %d: link a matching library "+
 			"(see bindings/go/README.md) or update the package", Version(), got, abiVersion))
 	}
-	for k := range kindNames {
-		kindNames[k] = goName(C.jsonrpc_kind_name(C.uint32_t(k)))
+	for _, e := range []*libNames{&kindNames, &idKindNames, &roleNames, &profileNames, &actionNames} {
+		for v := range e.names {
+			e.names[v] = goName(e.lookup(C.uint32_t(v)))
+		}
+	}
+	for k := range kindIsMessage {
 		kindIsMessage[k] = bool(C.jsonrpc_kind_is_message(C.uint32_t(k)))
-	}
-	for k := range idKindNames {
-		idKindNames[k] = goName(C.jsonrpc_id_kind_name(C.uint32_t(k)))
-	}
-	for r := range roleNames {
-		roleNames[r] = goName(C.jsonrpc_role_name(C.uint32_t(r)))
-	}
-	for p := range profileNames {
-		profileNames[p] = goName(C.jsonrpc_profile_name(C.uint32_t(p)))
-	}
-	for a := range actionNames {
-		actionNames[a] = goName(C.jsonrpc_action_name(C.uint32_t(a)))
 	}
 }
 
-// The library's names of the values this package declares, asked once at
+// libNames is one of the library's enums as this package names its values:
+// lookup is the library's name function (jsonrpc_kind_name, ...), and names
+// the names of the values this package declares, asked once at
 // initialisation: "" where the library names none (KindNone, Role 0, ...).
+type libNames struct {
+	lookup func(C.uint32_t) *C.char
+	names  []string
+}
+
 var (
-	kindNames     [KindInvalidResponse + 1]string
-	kindIsMessage [KindInvalidResponse + 1]bool
-	idKindNames   [IDBoolean + 1]string
-	roleNames     [RoleClient + 1]string
-	profileNames  [ProfileMCP + 1]string
-	actionNames   [ActionDivert + 1]string
+	kindNames = libNames{func(v C.uint32_t) *C.char { return C.jsonrpc_kind_name(v) },
+		make([]string, KindInvalidResponse+1)}
+	idKindNames = libNames{func(v C.uint32_t) *C.char { return C.jsonrpc_id_kind_name(v) },
+		make([]string, IDBoolean+1)}
+	roleNames = libNames{func(v C.uint32_t) *C.char { return C.jsonrpc_role_name(v) },
+		make([]string, RoleClient+1)}
+	profileNames = libNames{func(v C.uint32_t) *C.char { return C.jsonrpc_profile_name(v) },
+		make([]string, ProfileMCP+1)}
+	actionNames = libNames{func(v C.uint32_t) *C.char { return C.jsonrpc_action_name(v) },
+		make([]string, ActionDivert+1)}
+
+	kindIsMessage [KindInvalidResponse + 1]bool // the library's jsonrpc_kind_is_message
 )
+
+// of is the library's name of v ("" for none); values this package does
+// not declare are asked each time.
+func (e *libNames) of(v uint32) string {
+	if uint64(v) < uint64(len(e.names)) {
+		return e.names[v]
+	}
+	return goName(e.lookup(C.uint32_t(v)))
+}
 
 // goName is a static name of the library's, or "" for NULL.
 func goName(name *C.char) string {
@@ -89,43 +103,6 @@ func goName(name *C.char) string {
 		return ""
 	}
 	return C.GoString(name)
-}
-
-// kindName is the library's name of k ("" for none); values this package
-// does not declare are asked each time.
-func kindName(k Kind) string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return goName(C.jsonrpc_kind_name(C.uint32_t(k)))
-}
-
-func idKindName(k IDKind) string {
-	if int(k) < len(idKindNames) {
-		return idKindNames[k]
-	}
-	return goName(C.jsonrpc_id_kind_name(C.uint32_t(k)))
-}
-
-func roleName(r Role) string {
-	if int(r) < len(roleNames) {
-		return roleNames[r]
-	}
-	return goName(C.jsonrpc_role_name(C.uint32_t(r)))
-}
-
-func profileName(p Profile) string {
-	if int(p) < len(profileNames) {
-		return profileNames[p]
-	}
-	return goName(C.jsonrpc_profile_name(C.uint32_t(p)))
-}
-
-func actionName(a Action) string {
-	if int(a) < len(actionNames) {
-		return actionNames[a]
-	}
-	return goName(C.jsonrpc_action_name(C.uint32_t(a)))
 }
 
 // statusName is the library's name of a status, or its number when it has

@@ -51,7 +51,7 @@ type Session struct {
 // when the library is out of memory.
 func NewSession(role Role, profile Profile, maxLine int) (*Session, error) {
 	switch {
-	case roleName(role) == "":
+	case roleNames.of(uint32(role)) == "":
 		return nil, fmt.Errorf("envelope: NewSession with unknown role %v", role)
 	case !profile.known():
 		return nil, fmt.Errorf("envelope: NewSession with unknown profile %v", profile)
