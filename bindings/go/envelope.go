@@ -56,12 +56,7 @@ const (
 // String returns the kind's name as the library gives it, as the SPEC and
 // the test vectors write it: "request", "parse_error", "too_long", …; a
 // value the library names not (KindNone among them) prints as "Kind(0)".
-func (k Kind) String() string {
-	if name := kindName(k); name != "" {
-		return name
-	}
-	return "Kind(" + strconv.FormatUint(uint64(k), 10) + ")"
-}
+func (k Kind) String() string { return enumName(kindNames.of(uint32(k)), "Kind", uint32(k)) }
 
 // IsMessage reports whether a line of this kind is a message a peer acts
 // on (a request, a notification or a response): what a guard or an SDK
@@ -87,12 +82,7 @@ const (
 
 // String returns the id kind's name as the library gives it: "absent",
 // "null", "string", "number", "object", "array", "boolean".
-func (k IDKind) String() string {
-	if name := idKindName(k); name != "" {
-		return name
-	}
-	return "IDKind(" + strconv.FormatUint(uint64(k), 10) + ")"
-}
+func (k IDKind) String() string { return enumName(idKindNames.of(uint32(k)), "IDKind", uint32(k)) }
 
 // Role is which endpoint reads a line (SPEC §4), and so which reply it owes.
 // The values are those of the C header's JsonRpcRole; the zero Role is not a
@@ -110,12 +100,7 @@ const (
 
 // String returns the role's name as the library gives it: "server" or
 // "client".
-func (r Role) String() string {
-	if name := roleName(r); name != "" {
-		return name
-	}
-	return "Role(" + strconv.FormatUint(uint64(r), 10) + ")"
-}
+func (r Role) String() string { return enumName(roleNames.of(uint32(r)), "Role", uint32(r)) }
 
 // Profile is the rule set a line is read by (SPEC §10): JSON-RPC 2.0 alone
 // (ProfileJSONRPC, SPEC sections 1 to 7), or MCP (ProfileMCP), which adds
@@ -138,15 +123,10 @@ const (
 
 // String returns the profile's name as the library gives it: "jsonrpc" or
 // "mcp".
-func (p Profile) String() string {
-	if name := profileName(p); name != "" {
-		return name
-	}
-	return "Profile(" + strconv.FormatUint(uint64(p), 10) + ")"
-}
+func (p Profile) String() string { return enumName(profileNames.of(uint32(p)), "Profile", uint32(p)) }
 
 // known reports whether the library knows p.
-func (p Profile) known() bool { return profileName(p) != "" }
+func (p Profile) known() bool { return profileNames.of(uint32(p)) != "" }
 
 // Action is what to do with a line, as a Session decides it (SPEC §8 to
 // §10). The values are those of the C header's JsonRpcAction.
@@ -178,11 +158,15 @@ const (
 // every log record and recording uses: "forwarded", "answered",
 // "substituted", "attributed", "dropped", "diverted"; ActionNone prints
 // as "Action(0)".
-func (a Action) String() string {
-	if name := actionName(a); name != "" {
+func (a Action) String() string { return enumName(actionNames.of(uint32(a)), "Action", uint32(a)) }
+
+// enumName is name, the library's name of the value v of the type typ,
+// or, when the library names none, typ(v), as "Kind(0)".
+func enumName(name, typ string, v uint32) string {
+	if name != "" {
 		return name
 	}
-	return "Action(" + strconv.FormatUint(uint64(a), 10) + ")"
+	return typ + "(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
 // Decision is what a Session decided for one line outside a batch

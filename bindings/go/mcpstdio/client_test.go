@@ -83,7 +83,7 @@ func TestOursCompletesASessionWithAPollutingServer(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var log logBuffer
 			r, err := session(withTimeout(t, 30*time.Second),
-				&mcpstdio.CommandTransport{Command: command(argv()), Logger: log.logger()}, hello)
+				&mcpstdio.CommandTransport{Command: command(argv()), Logger: log.Logger()}, hello)
 			if err != nil {
 				t.Fatalf("session: %v\nlog:\n%s", err, log.String())
 			}
@@ -122,7 +122,7 @@ func TestABrokenRequestFromTheServerIsAnsweredByOursOnly(t *testing.T) {
 		cmd := command(append(slices.Clone(naiveServer), "--log", log))
 		var transport mcp.Transport = &mcp.CommandTransport{Command: cmd}
 		if ours {
-			transport = &mcpstdio.CommandTransport{Command: cmd, Logger: (&logBuffer{}).logger()}
+			transport = &mcpstdio.CommandTransport{Command: cmd, Logger: (&logBuffer{}).Logger()}
 		}
 		r, err := session(withTimeout(t, 30*time.Second), transport, "send a broken request")
 		if ours && (err != nil || !slices.Equal(r.Echo, []string{"send a broken request"})) {
@@ -143,7 +143,7 @@ func TestOursFailsAtOnceWithTheErrorThatNamesNoRequest(t *testing.T) {
 	for _, option := range [][]string{nil, {"--no-id"}} {
 		start := time.Now()
 		_, err := session(withTimeout(t, 30*time.Second),
-			&mcpstdio.CommandTransport{Command: command(append(slices.Clone(unattributed), option...)), Logger: (&logBuffer{}).logger()}, hello)
+			&mcpstdio.CommandTransport{Command: command(append(slices.Clone(unattributed), option...)), Logger: (&logBuffer{}).Logger()}, hello)
 		elapsed := time.Since(start)
 		var wire *jsonrpc.Error
 		if !errors.As(err, &wire) || wire.Code != -32002 || wire.Message != "initialize refused: this server is read-only" {
@@ -172,7 +172,7 @@ func TestControlTheSDKTransportEndsTheSessionWithoutThePeersError(t *testing.T) 
 func TestWithNoneOrTwoOutstandingAnErrorThatNamesNoRequestIsDropped(t *testing.T) {
 	var log logBuffer
 	ctx := withTimeout(t, 30*time.Second)
-	conn, err := (&mcpstdio.CommandTransport{Command: command(twoRequestsPeer), Logger: log.logger()}).Connect(ctx)
+	conn, err := (&mcpstdio.CommandTransport{Command: command(twoRequestsPeer), Logger: log.Logger()}).Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestOursAgainstTheSDKServersOnOurServerTransports(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var log logBuffer
 			r, err := session(withTimeout(t, 30*time.Second),
-				&mcpstdio.CommandTransport{Command: command(argv), Logger: log.logger()}, hello)
+				&mcpstdio.CommandTransport{Command: command(argv), Logger: log.Logger()}, hello)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,31 +20,12 @@ import (
 type pipes struct {
 	in  *io.PipeWriter
 	r   *io.PipeReader
-	out syncBuffer
+	out SyncBuffer
 }
 
 func (p *pipes) Read(b []byte) (int, error)  { return p.r.Read(b) }
 func (p *pipes) Write(b []byte) (int, error) { return p.out.Write(b) }
 func (p *pipes) Close() error                { return p.r.Close() }
-
-// syncBuffer is a bytes.Buffer that a conn's goroutines write and a test
-// reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 func newPipes() *pipes {
 	r, w := io.Pipe()

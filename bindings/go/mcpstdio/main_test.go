@@ -21,11 +21,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
+
+	"github.com/jsonrpc-envelope/jsonrpc-envelope/bindings/go/mcpstdio"
 )
 
 var (
@@ -116,32 +116,5 @@ var abuse = []struct{ label, vector string }{
 }
 
 // logBuffer collects a transport's log records (written from its read
-// goroutine) for a test to read.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *logBuffer) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{
-		// No time, so that records compare as text.
-		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey && len(groups) == 0 {
-				return slog.Attr{}
-			}
-			return a
-		},
-	}))
-}
+// goroutine), or a command's stderr, for a test to read.
+type logBuffer = mcpstdio.SyncBuffer

@@ -30,10 +30,10 @@ const (
 
 // testConn is a conn on pipes, read in role, with its log, its decoder
 // replaced when decode is not nil.
-func testConn(t *testing.T, role envelope.Role, decode func([]byte) (jsonrpc.Message, error)) (*conn, *pipes, *syncBuffer) {
+func testConn(t *testing.T, role envelope.Role, decode func([]byte) (jsonrpc.Message, error)) (*conn, *pipes, *SyncBuffer) {
 	t.Helper()
 	p := newPipes()
-	log := &syncBuffer{}
+	log := &SyncBuffer{}
 	c, err := makeConn(p, role, "test", 0, slog.New(slog.NewTextHandler(log, nil)))
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -20,120 +18,88 @@ import (
 	envelope "github.com/jsonrpc-envelope/jsonrpc-envelope/bindings/go"
 )
 
-// vector is a line of envelope.jsonl or log_value.jsonl; null fields are nil.
-type vector struct {
-	Name           string            `json:"name"`
-	Line           *string           `json:"line"`
-	LineHex        *string           `json:"line_hex"`
-	Kind           string            `json:"kind"`
-	IDKind         string            `json:"id_kind"`
-	ID             *string           `json:"id"`
-	Method         *string           `json:"method"`
-	JSONRPC20      bool              `json:"jsonrpc_2_0"`
-	HasResult      bool              `json:"has_result"`
-	HasError       bool              `json:"has_error"`
-	NamesNoRequest bool              `json:"names_no_request"`
-	Spans          map[string][2]int `json:"spans"`
-	Reason         *string           `json:"reason"`
-	ReplyServer    *string           `json:"reply_server"`
-	ReplyClient    *string           `json:"reply_client"`
-	Substitute     *string           `json:"substitute"`
-	Input          *string           `json:"input"`
-	InputHex       *string           `json:"input_hex"`
-	Output         string            `json:"output"`
-}
+// record is a line of a vectors file as encoding/json decodes it into an
+// any: its fields by name, null as nil, a number as a float64.
+type record map[string]any
 
-func read(path string) ([]vector, error) {
+func read(path string) ([]record, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var out []vector
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var v vector
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+	var out []record
+	dec := json.NewDecoder(f)
+	for dec.More() {
+		var r record
+		if err := dec.Decode(&r); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		out = append(out, v)
+		out = append(out, r)
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
-func input(text, hexText *string) []byte {
-	if hexText != nil {
-		b, err := hex.DecodeString(*hexText)
+// input is the bytes of the record's field name, or of name+"_hex".
+func (r record) input(name string) []byte {
+	if h, ok := r[name+"_hex"].(string); ok {
+		b, err := hex.DecodeString(h)
 		if err != nil {
 			panic(err)
 		}
 		return b
 	}
-	return []byte(*text)
+	return []byte(r[name].(string))
 }
 
-// text is a nullable vector string as the classification spells it.
-func text(s *string) any {
-	if s == nil {
+// nullable is s, or nil (JSON's null) when present is false.
+func nullable(s string, present bool) any {
+	if !present {
 		return nil
 	}
-	return *s
+	return s
 }
 
-func bytesText(b []byte) any {
-	if b == nil {
-		return nil
-	}
-	return string(b)
-}
-
-// check returns what in c differs from v.
-func check(v *vector, c *envelope.Classification) []string {
-	var wrong []string
-	want := func(field string, got, expected any) {
-		if !reflect.DeepEqual(got, expected) {
-			wrong = append(wrong, fmt.Sprintf("%s = %v, want %v", field, got, expected))
-		}
-	}
-	want("kind", c.Kind.String(), v.Kind)
-	want("id_kind", c.IDKind.String(), v.IDKind)
-	want("id", bytesText(c.ID), text(v.ID))
-	method := any(nil)
-	if c.HasMethod {
-		method = c.Method
-	}
-	want("method", method, text(v.Method))
-	want("flags", []bool{c.JSONRPC20, c.HasResult, c.HasError, c.NamesNoRequest},
-		[]bool{v.JSONRPC20, v.HasResult, v.HasError, v.NamesNoRequest})
-	spans := map[string][2]int{}
+// check returns what in c differs from r: c is put in the record's terms
+// (a JSON value per field) and compared field by field.
+func check(r record, c *envelope.Classification) []string {
+	spans := map[string]any{}
 	for name, s := range map[string]envelope.Span{"id": c.IDSpan, "method": c.MethodSpan,
 		"params": c.ParamsSpan, "result": c.ResultSpan, "error": c.ErrorSpan} {
 		if s.Present() {
-			spans[name] = [2]int{s.Offset, s.Len}
+			spans[name] = []any{float64(s.Offset), float64(s.Len)}
 		}
 	}
-	if v.Spans == nil {
-		v.Spans = map[string][2]int{}
+	if r["spans"] == nil {
+		r["spans"] = map[string]any{}
 	}
-	want("spans", spans, v.Spans)
-	if v.Kind == "parse_error" {
-		if c.Reason == "" {
-			wrong = append(wrong, "parse_error without a reason")
-		}
-	} else {
-		reason := any(nil)
-		if c.Reason != "" {
-			reason = c.Reason
-		}
-		want("reason", reason, text(v.Reason))
+	got := record{
+		"kind":             c.Kind.String(),
+		"id_kind":          c.IDKind.String(),
+		"id":               nullable(string(c.ID), c.ID != nil),
+		"method":           nullable(c.Method, c.HasMethod),
+		"jsonrpc_2_0":      c.JSONRPC20,
+		"has_result":       c.HasResult,
+		"has_error":        c.HasError,
+		"names_no_request": c.NamesNoRequest,
+		"spans":            spans,
+		"reason":           nullable(c.Reason, c.Reason != ""),
+		"reply_server":     nullable(string(c.Reply(envelope.RoleServer)), c.Reply(envelope.RoleServer) != nil),
+		"reply_client":     nullable(string(c.Reply(envelope.RoleClient)), c.Reply(envelope.RoleClient) != nil),
+		"substitute":       nullable(string(c.Substitute), c.Substitute != nil),
 	}
-	want("reply_server", bytesText(c.Reply(envelope.RoleServer)), text(v.ReplyServer))
-	want("reply_client", bytesText(c.Reply(envelope.RoleClient)), text(v.ReplyClient))
-	want("substitute", bytesText(c.Substitute), text(v.Substitute))
+	var wrong []string
+	for _, field := range []string{"kind", "id_kind", "id", "method", "jsonrpc_2_0", "has_result", "has_error",
+		"names_no_request", "spans", "reason", "reply_server", "reply_client", "substitute"} {
+		switch {
+		case field == "reason" && r["kind"] == "parse_error":
+			if c.Reason == "" {
+				wrong = append(wrong, "parse_error without a reason")
+			}
+		case !reflect.DeepEqual(got[field], r[field]):
+			wrong = append(wrong, fmt.Sprintf("%s = %v, want %v", field, got[field], r[field]))
+		}
+	}
 	return wrong
 }
 
@@ -161,10 +127,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for i := range envelopes {
-		v := &envelopes[i]
-		c := envelope.Classify(input(v.Line, v.LineHex))
-		report("classify: "+v.Name, check(v, &c))
+	for _, r := range envelopes {
+		c := envelope.Classify(r.input("line"))
+		report(fmt.Sprint("classify: ", r["name"]), check(r, &c))
 	}
 	mcpPath := filepath.Join(dir, "mcp.jsonl")
 	if _, err := os.Stat(mcpPath); err == nil {
@@ -173,10 +138,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		for i := range mcp {
-			v := &mcp[i]
-			c := envelope.ProfileMCP.Classify(input(v.Line, v.LineHex))
-			report("classify by MCP: "+v.Name, check(v, &c))
+		for _, r := range mcp {
+			c := envelope.ProfileMCP.Classify(r.input("line"))
+			report(fmt.Sprint("classify by MCP: ", r["name"]), check(r, &c))
 		}
 		fmt.Printf("mcp.jsonl: %d vectors by the MCP profile\n", len(mcp))
 	} else {
@@ -188,12 +152,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, v := range logValues {
+	for _, r := range logValues {
 		var wrong []string
-		if got := envelope.LogValue(input(v.Input, v.InputHex)); got != v.Output {
-			wrong = []string{fmt.Sprintf("%q, want %q", got, v.Output)}
+		if got := envelope.LogValue(r.input("input")); got != r["output"] {
+			wrong = []string{fmt.Sprintf("%q, want %q", got, r["output"])}
 		}
-		report("log_value: "+v.Name, wrong)
+		report(fmt.Sprint("log_value: ", r["name"]), wrong)
 	}
 
 	fmt.Printf("envelope %s, ABI %d\n", envelope.Version(), envelope.ABIVersion())
