@@ -257,11 +257,15 @@ $(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE setup-build
 	$(CARGO) build --release --workspace
 	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
-$(BUILD)/test_vectors: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
-	$(CC) $(CFLAGS_STRICT) -g -O1 $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+# The vector test: one program in parts (tests/c/test_vectors.c names them).
+VECTOR_TEST_SOURCES := tests/c/test_vectors.c tests/c/support.c tests/c/vector_file.c tests/c/check_lines.c \
+                       tests/c/check_streams.c tests/c/check_edges.c tests/c/check_reader.c tests/c/check_session.c
 
-$(BUILD)/test_vectors_asan: tests/c/test_vectors.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD) setup-c
-	$(CC) $(CFLAGS_STRICT) -g -O1 $(SANITIZE) $< -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+$(BUILD)/test_vectors: $(VECTOR_TEST_SOURCES) tests/c/vector_test.h include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	$(CC) $(CFLAGS_STRICT) -g -O1 $(VECTOR_TEST_SOURCES) -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
+
+$(BUILD)/test_vectors_asan: $(VECTOR_TEST_SOURCES) tests/c/vector_test.h include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD) setup-c
+	$(CC) $(CFLAGS_STRICT) -g -O1 $(SANITIZE) $(VECTOR_TEST_SOURCES) -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@
 
 # Every allocation of every entry point failed in turn (interposed malloc).
 $(BUILD)/alloc_failures: tests/c/alloc_failures.c include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
