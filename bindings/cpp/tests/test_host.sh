@@ -36,10 +36,18 @@ expect() {  # expect NAME TEXT: the output of NAME holds TEXT
 
 show() { sed 's/^/    | /' "$work/$1.out"; }
 
+exited() {  # exited NAME STATUS [WHY]: the host of NAME exited with STATUS
+    if [ "$status" -eq "$2" ]; then pass "$1: exit status $2"; else fail "$1: exit status $status${3:-}"; fi
+}
+
+within() {  # within NAME MS WHAT: the run of NAME took less than MS milliseconds
+    if [ "$elapsed_ms" -lt "$2" ]; then pass "$1: $3 (${elapsed_ms} ms)"; else fail "$1: took ${elapsed_ms} ms"; fi
+}
+
 # 1. A well-behaved server, with a banner and a log line on its stdout.
 run good 20 "$host" --timeout 10 "$python" "$fake" good
 show good
-[ "$status" -eq 0 ] && pass "good: exit status 0" || fail "good: exit status $status"
+exited "good" 0
 expect good "<- diverted parse_error ("
 expect good "): fake-server 0.1 starting"
 expect good '<- diverted not_jsonrpc ('
@@ -59,8 +67,8 @@ expect good 'the server exited with status 0'
 # and the host must fail at once with the server's message.
 run refuse 10 "$host" --timeout 20 "$python" "$fake" refuse
 show refuse
-[ "$status" -eq 1 ] && pass "refuse: exit status 1" || fail "refuse: exit status $status (124 = the host waited)"
-[ "$elapsed_ms" -lt 3000 ] && pass "refuse: failed fast (${elapsed_ms} ms)" || fail "refuse: took ${elapsed_ms} ms"
+exited "refuse" 1 " (124 = the host waited)"
+within "refuse" 3000 "failed fast"
 expect refuse "<- diverted parse_error ("
 expect refuse "<- attributed response ("
 expect refuse "<- error response to initialize (id 1): "
@@ -72,8 +80,8 @@ expect refuse "Unsupported protocol version: this server speaks 2024-11-05"
 # our request, and the host fails at once.
 run invalid 10 "$host" --timeout 20 "$python" "$fake" invalid
 show invalid
-[ "$status" -eq 1 ] && pass "invalid: exit status 1" || fail "invalid: exit status $status (124 = the host waited)"
-[ "$elapsed_ms" -lt 3000 ] && pass "invalid: failed fast (${elapsed_ms} ms)" || fail "invalid: took ${elapsed_ms} ms"
+exited "invalid" 1 " (124 = the host waited)"
+within "invalid" 3000 "failed fast"
 expect invalid "<- substituted invalid_response ("
 expect invalid "host: initialize failed: "
 expect invalid '"code":-32603'
@@ -81,26 +89,26 @@ expect invalid '"code":-32603'
 # 3. A server that never answers: the timeout.
 run silent 10 "$host" --timeout 1 "$python" "$fake" silent
 show silent
-[ "$status" -eq 1 ] && pass "silent: exit status 1" || fail "silent: exit status $status"
-[ "$elapsed_ms" -lt 4000 ] && pass "silent: gave up after the timeout (${elapsed_ms} ms)" || fail "silent: took ${elapsed_ms} ms"
+exited "silent" 1
+within "silent" 4000 "gave up after the timeout"
 expect silent "host: no answer to initialize within 1 s"
 
 # 4. A server that exits without answering.
 run exit 10 "$host" --timeout 10 "$python" "$fake" exit
 show exit
-[ "$status" -eq 1 ] && pass "exit: exit status 1" || fail "exit: exit status $status"
+exited "exit" 1
 expect exit "host: the server closed its stdout before answering initialize"
 expect exit "host: the server exited with status 3"
 
 # 5. A server that cannot be started, and the default server, absent here.
 run missing 10 "$host" /nonexistent/server
-[ "$status" -eq 2 ] && pass "missing: exit status 2" || fail "missing: exit status $status"
+exited "missing" 2
 expect missing "host: cannot start /nonexistent/server: No such file or directory"
 mkdir -p "$work/empty"
 (cd "$work/empty" && run default 10 "$host"; echo "$status" >"$work/default.status")
 status=$(cat "$work/default.status")
 show default
-[ "$status" -eq 2 ] && pass "default: exit status 2" || fail "default: exit status $status"
+exited "default" 2
 expect default "the default server examples/python/echo_server.py is not here"
 
 # 6. The default server, examples/python/echo_server.py, when it exists,
@@ -111,7 +119,7 @@ if [ -e "$root/examples/python/echo_server.py" ] && [ -n "${ECHO_SERVER_LIB:-}" 
      echo "$status" >"$work/echo.status")
     status=$(cat "$work/echo.status")
     show echo
-    [ "$status" -eq 0 ] && pass "echo_server.py: exit status 0" || fail "echo_server.py: exit status $status"
+    exited "echo_server.py" 0
     expect echo "starting: python3 examples/python/echo_server.py"
     expect echo "<- response to tools/call (id 3): "
     expect echo '"text":"hello from the C++ host"'
