@@ -18,9 +18,10 @@ use crate::scan::{self, Scanned, TopLevel, Value, ValueKind};
 static META: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"_meta"));
 static ESCAPED_UNIT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\u"));
 
-/// How deep an MCP message may nest, its root object counted: the Python
-/// SDK's parser refuses lines deeper than 201 levels.
-pub const MAX_DEPTH: usize = 128;
+/// How deep an MCP message may nest, its root object counted: rmcp's
+/// decoder (serde_json's recursion limit of 128) refuses a line of 128
+/// levels, the Python SDK's parser one deeper than 201.
+pub const MAX_DEPTH: usize = 127;
 
 /// Why a value is not an MCP id (SPEC §10.1), or an error's `code` not an
 /// MCP integer: the `<what>` of the messages.
@@ -32,6 +33,12 @@ pub enum What {
     FractionOrExponent,
     /// An integer beyond ±(2^53 − 1).
     BeyondSafe,
+    /// An error code beyond the 32-bit range, −2^31 to 2^31 − 1 (rmcp's
+    /// and the Java SDK's error codes are 32-bit).
+    BeyondI32,
+    /// An error code written `-0` (a float to serde_json, which rmcp's
+    /// 32-bit code refuses).
+    NegativeZero,
     /// A string with an escaped lone surrogate.
     LoneSurrogate,
 }
@@ -42,6 +49,8 @@ impl fmt::Display for What {
             What::Kind(kind) => with_article(*kind),
             What::FractionOrExponent => "a number with a fraction or an exponent",
             What::BeyondSafe => "an integer beyond 2^53 - 1",
+            What::BeyondI32 => "an integer beyond 32 bits",
+            What::NegativeZero => "-0",
             What::LoneSurrogate => "a string with a lone surrogate",
         })
     }
@@ -63,10 +72,12 @@ pub enum RequestFault {
     Meta(ValueKind),
     /// 6: `params._meta.progressToken` is not an MCP id.
     ProgressToken(What),
-    /// 7: the line nests deeper than [`MAX_DEPTH`].
+    /// 7: the line nests deeper than `MAX_DEPTH` (127) levels.
     TooDeep,
     /// 8: a string of the line escapes a lone surrogate.
     LoneSurrogate,
+    /// 9: a number of the line is beyond a double's range.
+    HugeNumber,
 }
 
 /// The exact message of SPEC §10.2, which is also the reply's message.
@@ -88,6 +99,7 @@ impl fmt::Display for RequestFault {
                 write!(f, "params._meta.progressToken must be a string or an integer, not {what}")
             }
             RequestFault::TooDeep => write!(f, "an MCP message nests at most {MAX_DEPTH} levels deep"),
+            RequestFault::HugeNumber => f.write_str(HUGE_NUMBER),
             RequestFault::LoneSurrogate => f.write_str("an MCP message has no string with a lone surrogate"),
         }
     }
@@ -115,10 +127,12 @@ pub enum ResponseFault {
     NoMessage,
     /// (d): `error.message` is not a string.
     Message(ValueKind),
-    /// (e): the line nests deeper than [`MAX_DEPTH`].
+    /// (e): the line nests deeper than `MAX_DEPTH` (127) levels.
     TooDeep,
     /// (f): a string of the line escapes a lone surrogate.
     LoneSurrogate,
+    /// (g): a number of the line is beyond a double's range.
+    HugeNumber,
 }
 
 /// The exact reason of SPEC §10.3.
@@ -140,10 +154,14 @@ impl fmt::Display for ResponseFault {
                 write!(f, "the error's message must be a string, not {}", with_article(*kind))
             }
             ResponseFault::TooDeep => write!(f, "an MCP message nests at most {MAX_DEPTH} levels deep"),
+            ResponseFault::HugeNumber => f.write_str(HUGE_NUMBER),
             ResponseFault::LoneSurrogate => f.write_str("an MCP message has no string with a lone surrogate"),
         }
     }
 }
+
+/// The reason of rule 9 and (g).
+const HUGE_NUMBER: &str = "an MCP message has no number beyond the range of a double";
 
 /// What the profile finds in a line sections 2 to 4 call a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,14 +178,17 @@ pub(crate) fn check(kind: Kind, scanned: &Scanned<'_>, members: &Members, jsonrp
     let line = scanned.text;
     let too_deep = || scanned.depth > MAX_DEPTH;
     let lone = || scanned.escapes && has_lone_surrogate(line);
+    let huge = || scanned.big_numbers && has_huge_number(line);
     match kind {
         Kind::Request | Kind::Notification => request(kind == Kind::Notification, line, members, jsonrpc_2_0)
             .or_else(|| too_deep().then_some(RequestFault::TooDeep))
             .or_else(|| lone().then_some(RequestFault::LoneSurrogate))
+            .or_else(|| huge().then_some(RequestFault::HugeNumber))
             .map_or(Verdict::Message, Verdict::Request),
         Kind::Response => response(line, members, jsonrpc_2_0)
             .or_else(|| too_deep().then_some(ResponseFault::TooDeep))
             .or_else(|| lone().then_some(ResponseFault::LoneSurrogate))
+            .or_else(|| huge().then_some(ResponseFault::HugeNumber))
             .map_or(Verdict::Message, Verdict::Response),
         _ => Verdict::Message,
     }
@@ -235,7 +256,7 @@ fn error_object(text: &str) -> Option<ResponseFault> {
     scan_members(text, &mut wanted);
     let [code, message] = wanted.found;
     let Some(code) = code else { return Some(ResponseFault::NoCode) };
-    if let Err(what) = mcp_integer(code, text) {
+    if let Err(what) = error_code(code, text) {
         return Some(ResponseFault::Code(what));
     }
     let Some(message) = message else { return Some(ResponseFault::NoMessage) };
@@ -359,6 +380,50 @@ fn mcp_integer(value: Value, line: &str) -> Result<(), What> {
         true => Ok(()),
         false => Err(What::BeyondSafe),
     }
+}
+
+/// Whether `value` is an MCP integer (see [`mcp_integer`]) within 32 bits
+/// and not written `-0`: an error's code every SDK reads.
+fn error_code(value: Value, line: &str) -> Result<(), What> {
+    mcp_integer(value, line)?;
+    let raw = value.raw(line);
+    if raw == "-0" {
+        return Err(What::NegativeZero);
+    }
+    // mcp_integer leaves at most 16 digits: an i64 holds them.
+    match raw.parse::<i64>().is_ok_and(|n| i32::try_from(n).is_ok()) {
+        true => Ok(()),
+        false => Err(What::BeyondI32),
+    }
+}
+
+/// Whether a number of the valid JSON text `line` is beyond a double's
+/// range: read as a double (rounded to the nearest), it is infinite, which
+/// decoders that read numbers as doubles (serde_json, so rmcp) refuse.
+fn has_huge_number(line: &str) -> bool {
+    let b = line.as_bytes();
+    let mut at = 0;
+    while at < b.len() {
+        match b[at] {
+            b'"' => match scan::string_end(b, at + 1) {
+                Ok((end, _)) => at = end,
+                Err(_) => return false, // not reached: the line is valid
+            },
+            b'-' | b'0'..=b'9' => {
+                let end = at
+                    + b[at..]
+                        .iter()
+                        .take_while(|&&c| matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                        .count();
+                if line[at..end].parse::<f64>().is_ok_and(f64::is_infinite) {
+                    return true;
+                }
+                at = end;
+            }
+            _ => at += 1,
+        }
+    }
+    false
 }
 
 /// Whether a JSON string's text between its quotes (escapes not decoded),

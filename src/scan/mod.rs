@@ -1,5 +1,5 @@
 //! The JSON scanner: validates all of RFC 8259 and UTF-8 in a line, and
-//! reports only the members of a root object, to a [`TopLevel`] that says
+//! reports only the members of a root object, to a `TopLevel` visitor that says
 //! which of them it wants. Nested values are validated and skipped, never
 //! materialised, and nesting is tracked in an explicit bit stack, so no
 //! input can grow the call stack. It knows nothing of JSON-RPC.
@@ -129,6 +129,9 @@ pub(crate) struct Scanned<'a> {
     /// How deep the line nests: 1 for a root object or array with no
     /// container inside, 0 for a scalar or nothing.
     pub depth: usize,
+    /// Whether a number of the line may lie beyond a double's range (it
+    /// has an exponent or over 309 characters; false: none does).
+    pub big_numbers: bool,
 }
 
 /// Scans one line: validates it as a single JSON text in UTF-8 and reports
@@ -141,8 +144,8 @@ pub(crate) fn scan<'a, T: TopLevel>(line: &'a [u8], top: &mut T) -> Result<Scann
     // One check up front, so that strings need only look for quotes,
     // escapes and control bytes, and invalid UTF-8 is named first.
     let text = utf8::text(line)?;
-    let (root, depth) = stepwise::scan(line, top)?;
-    Ok(Scanned { text, root, escapes: true, depth })
+    let (root, depth, big_numbers) = stepwise::scan(line, top)?;
+    Ok(Scanned { text, root, escapes: true, depth, big_numbers })
 }
 
 /// Whether `bytes` are one valid JSON text (whitespace around it allowed).
@@ -198,18 +201,19 @@ impl TopLevel for Everything {
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn scanners_agree(line: &[u8]) -> bool {
-    fn structural(line: &[u8], classes: impl byte_classes::ByteClasses) -> Option<(Root, usize, Everything)> {
+    fn structural(line: &[u8], classes: impl byte_classes::ByteClasses) -> Option<(Root, usize, bool, Everything)> {
         let mut members = Everything::default();
         let found = structural::scan_with(line, classes, &mut members)?;
         (found.escapes == line.contains(&b'\\') && found.text.as_bytes() == line).then_some((
             found.root,
             found.depth,
+            found.big_numbers,
             members,
         ))
     }
     let mut expected = Everything::default();
     let want = match std::str::from_utf8(line) {
-        Ok(_) => stepwise::scan(line, &mut expected).ok().map(|(root, depth)| (root, depth, expected)),
+        Ok(_) => stepwise::scan(line, &mut expected).ok().map(|(root, depth, big)| (root, depth, big, expected)),
         Err(_) => None,
     };
     #[cfg(target_arch = "x86_64")]

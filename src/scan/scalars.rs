@@ -22,6 +22,14 @@ pub(super) fn literal_end(bytes: &[u8], pos: usize, word: &'static [u8]) -> Resu
     Err(unexpected(bytes, pos + matched))
 }
 
+/// Whether the number `token` (valid) may lie beyond a double's range: it
+/// has an exponent, or more digits than a double's largest integer part
+/// (309). Most numbers have neither, and need no closer look.
+#[inline(always)]
+pub(super) fn may_exceed_double(token: &[u8]) -> bool {
+    token.len() > 309 || token.iter().any(|&b| b | 0x20 == b'e')
+}
+
 /// Validates `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` at
 /// `pos`; returns the position just past it.
 #[inline(always)]

@@ -4,14 +4,15 @@
 //! only says that a line is invalid, and this one then names the byte.
 
 use super::nesting::Nesting;
-use super::scalars::{literal_end, number_end, unexpected};
+use super::scalars::{literal_end, may_exceed_double, number_end, unexpected};
 use super::{ParseError, Root, ScanError, Span, TopLevel, Value, ValueKind, string_end};
 
 /// Scans `line`, already known to be UTF-8, reporting the members of a root
-/// object to `top`; returns what the whole line holds, and how deep it
-/// nests (the root object or array is level 1).
-pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<(Root, usize), ScanError> {
-    let mut scanner = Scanner { bytes: line, pos: 0, nesting: Nesting::default() };
+/// object to `top`; returns what the whole line holds, how deep it nests
+/// (the root object or array is level 1), and whether a number of it may
+/// lie beyond a double's range.
+pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<(Root, usize, bool), ScanError> {
+    let mut scanner = Scanner { bytes: line, pos: 0, nesting: Nesting::default(), big_numbers: false };
     scanner.skip_whitespace();
     let root = match scanner.peek() {
         None => Root::Nothing,
@@ -29,7 +30,7 @@ pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<(Root, usize
         return Err(scanner.unexpected().into());
     }
     let depth = scanner.nesting.deepest() + usize::from(root == Root::Object);
-    Ok((root, depth))
+    Ok((root, depth, scanner.big_numbers))
 }
 
 fn is_whitespace(byte: u8) -> bool {
@@ -40,6 +41,8 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     nesting: Nesting,
+    /// Whether a number seen may lie beyond a double's range.
+    big_numbers: bool,
 }
 
 /// What may come next inside a container.
@@ -127,7 +130,11 @@ impl Scanner<'_> {
     /// A number, `true`, `false` or `null`.
     fn scalar(&mut self) -> Result<ValueKind, ParseError> {
         let (end, kind) = match self.peek() {
-            Some(b'-' | b'0'..=b'9') => (number_end(self.bytes, self.pos)?, ValueKind::Number),
+            Some(b'-' | b'0'..=b'9') => {
+                let end = number_end(self.bytes, self.pos)?;
+                self.big_numbers |= may_exceed_double(&self.bytes[self.pos..end]);
+                (end, ValueKind::Number)
+            }
             Some(b't') => (literal_end(self.bytes, self.pos, b"true")?, ValueKind::Boolean),
             Some(b'f') => (literal_end(self.bytes, self.pos, b"false")?, ValueKind::Boolean),
             Some(b'n') => (literal_end(self.bytes, self.pos, b"null")?, ValueKind::Null),

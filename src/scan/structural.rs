@@ -13,7 +13,7 @@
 
 use super::byte_classes::ByteClasses;
 use super::nesting::Nesting;
-use super::scalars::{literal_end, number_end};
+use super::scalars::{literal_end, may_exceed_double, number_end};
 use super::token_starts::{Batch, TokenStarts};
 use super::{Root, Scanned, Span, TopLevel, Value, ValueKind};
 
@@ -66,7 +66,17 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
     top: &mut T,
 ) -> Option<Scanned<'a>> {
     let starts = TokenStarts::new(classes.utf8());
-    let mut tokens = Tokens { line, classes, starts, batch: Batch::default(), taken: 0, base: 0, bits: 0, deepest: 0 };
+    let mut tokens = Tokens {
+        line,
+        classes,
+        starts,
+        batch: Batch::default(),
+        taken: 0,
+        base: 0,
+        bits: 0,
+        deepest: 0,
+        big_numbers: false,
+    };
     let root = match tokens.next() {
         None => Root::Nothing,
         Some((_, b'{')) => {
@@ -78,7 +88,7 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
             Root::Array
         }
         Some((pos, byte)) => {
-            scalar(line, pos, byte)?;
+            tokens.big_numbers |= scalar(line, pos, byte)?;
             Root::Scalar(ValueKind::starting_with(byte))
         }
     };
@@ -89,7 +99,7 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
     // (`TokenStarts::next_block`), and `ended_cleanly` found no fault.
     let text = unsafe { std::str::from_utf8_unchecked(line) };
     let depth = tokens.deepest + usize::from(root == Root::Object);
-    Some(Scanned { text, root, escapes: tokens.starts.seen_backslash, depth })
+    Some(Scanned { text, root, escapes: tokens.starts.seen_backslash, depth, big_numbers: tokens.big_numbers })
 }
 
 /// The token starts of a line, in order.
@@ -106,6 +116,8 @@ struct Tokens<'a, C: ByteClasses> {
     bits: u64,
     /// The deepest nesting of the containers read so far.
     deepest: usize,
+    /// Whether a number seen may lie beyond a double's range.
+    big_numbers: bool,
 }
 
 impl<C: ByteClasses> Tokens<'_, C> {
@@ -157,7 +169,7 @@ fn top_object<C: ByteClasses, T: TopLevel>(tokens: &mut Tokens<'_, C>, top: &mut
         let (start, first) = tokens.next()?;
         match first {
             b'{' | b'[' => container(tokens, first == b'{')?,
-            _ => scalar(line, start, first)?,
+            _ => tokens.big_numbers |= scalar(line, start, first)?,
         }
         let (after, byte) = tokens.next()?;
         if let Some(wanted) = wanted {
@@ -238,7 +250,7 @@ fn members<C: ByteClasses>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Op
         match tokens.next()? {
             (_, b'{') => return Some(Some(true)),
             (_, b'[') => return Some(Some(false)),
-            (pos, byte) => scalar(line, pos, byte)?,
+            (pos, byte) => tokens.big_numbers |= scalar(line, pos, byte)?,
         }
         match tokens.next()? {
             (_, b',') => name = tokens.next()?,
@@ -257,7 +269,7 @@ fn elements<C: ByteClasses>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> O
         match element {
             (_, b'{') => return Some(Some(true)),
             (_, b'[') => return Some(Some(false)),
-            (pos, byte) => scalar(line, pos, byte)?,
+            (pos, byte) => tokens.big_numbers |= scalar(line, pos, byte)?,
         }
         match tokens.next()? {
             (_, b',') => element = tokens.next()?,
@@ -269,20 +281,23 @@ fn elements<C: ByteClasses>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> O
 
 /// A string, number, `true`, `false` or `null` that starts at `pos` with
 /// `byte`. A string's contents were checked with its blocks' bits, and its
-/// end is where the next token starts.
+/// end is where the next token starts. Returns whether it is a number that
+/// may lie beyond a double's range.
 #[inline(always)]
-fn scalar(line: &[u8], pos: usize, byte: u8) -> Option<()> {
-    let end = match byte {
-        b'"' => return Some(()),
-        b't' => literal_end(line, pos, b"true").ok()?,
-        b'f' => literal_end(line, pos, b"false").ok()?,
-        b'n' => literal_end(line, pos, b"null").ok()?,
-        _ => number_end(line, pos).ok()?,
+fn scalar(line: &[u8], pos: usize, byte: u8) -> Option<bool> {
+    let (end, number) = match byte {
+        b'"' => return Some(false),
+        b't' => (literal_end(line, pos, b"true").ok()?, false),
+        b'f' => (literal_end(line, pos, b"false").ok()?, false),
+        b'n' => (literal_end(line, pos, b"null").ok()?, false),
+        _ => (number_end(line, pos).ok()?, true),
     };
     // The scalar's bytes run on to the next whitespace or operator; its
     // grammar must have used all of them.
     match line.get(end) {
-        Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':' | b'{' | b'[') | None => Some(()),
+        Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':' | b'{' | b'[') | None => {
+            Some(number && may_exceed_double(&line[pos..end]))
+        }
         Some(_) => None,
     }
 }

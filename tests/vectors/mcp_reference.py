@@ -13,6 +13,7 @@ mcp.jsonl (../shared/vectors, else the named cases of tests/vectors/mcp.jsonl);
 and checks that tests/vectors/mcp.jsonl is what --write makes. Python 3 stdlib only.
 """
 import json
+import math
 import os
 import re
 import sys
@@ -147,6 +148,19 @@ def integer_fault(b, member):
     return None
 
 
+def error_code_fault(b, member):
+    """SPEC 10.3 (d): an MCP integer, within 32 bits, and not written -0."""
+    what = integer_fault(b, member)
+    if what:
+        return what
+    raw = b[member[0]:member[1]].decode("ascii")
+    if raw == "-0":
+        return "-0"
+    if not -(2 ** 31) <= int(raw) < 2 ** 31:
+        return "an integer beyond 32 bits"
+    return None
+
+
 def mcp_id_fault(b, member):
     if member[2] == "string":
         lone = any(0xD800 <= ord(ch) <= 0xDFFF for ch in decoded(b, member))
@@ -156,7 +170,7 @@ def mcp_id_fault(b, member):
 
 # ---- SPEC 10.2 rules 7 and 8, 10.3 (e) and (f): the whole line's depth and strings
 
-MAX_DEPTH = 128
+MAX_DEPTH = 127
 ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.S)  # one escape, read left to right
 
 
@@ -184,14 +198,18 @@ def has_lone_surrogate(token):
     return False
 
 
+NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+
+
 def line_fault(b, start):
-    """'depth' or 'surrogate', the first of the two rules the (valid JSON) line breaks, or None."""
+    """'depth', 'surrogate' or 'number', the first of the three rules the (valid JSON) line
+    breaks, or None."""
     depth = deepest = 0
-    lone = False
+    lone = huge = False
     i = start
     while i < len(b):
         c = b[i:i + 1]
-        if c == b'"':  # outside strings, only brackets matter; inside, only escapes
+        if c == b'"':  # outside strings, only brackets and numbers matter; inside, only escapes
             end = scan_string(b, i)
             lone = lone or has_lone_surrogate(b[i:end])
             i = end
@@ -201,14 +219,22 @@ def line_fault(b, start):
             deepest = max(deepest, depth)
         elif c in (b"}", b"]"):
             depth -= 1
+        elif c == b"-" or c.isdigit():
+            token = NUMBER.match(b, i).group(0)
+            huge = huge or math.isinf(float(token))  # read as a double, rounded to the nearest
+            i += len(token)
+            continue
         i += 1
     if deepest > MAX_DEPTH:
         return "depth"
-    return "surrogate" if lone else None
+    if lone:
+        return "surrogate"
+    return "number" if huge else None
 
 
-LINE_FAULT_TEXT = {"depth": "an MCP message nests at most 128 levels deep",
-                   "surrogate": "an MCP message has no string with a lone surrogate"}
+LINE_FAULT_TEXT = {"depth": "an MCP message nests at most 127 levels deep",
+                   "surrogate": "an MCP message has no string with a lone surrogate",
+                   "number": "an MCP message has no number beyond the range of a double"}
 
 
 # ---- SPEC sections 2-4 and 10.2-10.3
@@ -355,7 +381,7 @@ def response_member_fault(b, m, jsonrpc_2_0):
     error = object_members(b, m["error"][0])
     if "code" not in error:
         return "Invalid Response: the error has no code"
-    what = integer_fault(b, error["code"])
+    what = error_code_fault(b, error["code"])
     if what:
         return "Invalid Response: the error's code must be an integer, not " + what
     if "message" not in error:
@@ -398,8 +424,14 @@ EXTRA = [  # (name, line): SPEC 10.2/10.3 rules and <what> texts the shared case
     ("substitute of a non-ASCII id", '{"jsonrpc":"2.0","id":"工具","result":[]}'),
     ("error code with an exponent", '{"jsonrpc":"2.0","id":1,"error":{"code":1e3,"message":"m"}}'),
     ("error code 1.0 has a fraction", '{"jsonrpc":"2.0","id":1,"error":{"code":1.0,"message":"m"}}'),
-    ("error code -0 is an integer", '{"jsonrpc":"2.0","id":1,"error":{"code":-0,"message":"m"}}'),
-    ("error code -(2^53-1)", '{"jsonrpc":"2.0","id":1,"error":{"code":-9007199254740991,"message":"m"}}'),
+    ("error code -0 is refused", '{"jsonrpc":"2.0","id":1,"error":{"code":-0,"message":"m"}}'),
+    ("error code 0 is fine", '{"jsonrpc":"2.0","id":1,"error":{"code":0,"message":"m"}}'),
+    ("error code -(2^53-1) is beyond 32 bits", '{"jsonrpc":"2.0","id":1,"error":{"code":-9007199254740991,"message":"m"}}'),
+    ("error code 2^31-1 is fine", '{"jsonrpc":"2.0","id":1,"error":{"code":2147483647,"message":"m"}}'),
+    ("error code -2^31 is fine", '{"jsonrpc":"2.0","id":1,"error":{"code":-2147483648,"message":"m"}}'),
+    ("error code 2^31 is beyond 32 bits", '{"jsonrpc":"2.0","id":"r","error":{"code":2147483648,"message":"m"}}'),
+    ("error code -2^31-1 is beyond 32 bits", '{"jsonrpc":"2.0","id":1,"error":{"code":-2147483649,"message":"m"}}'),
+    ("error code beyond 32 bits naming no request: no substitute", '{"jsonrpc":"2.0","id":null,"error":{"code":4294967296,"message":"m"}}'),
     ("error code a non-ASCII string", '{"jsonrpc":"2.0","id":1,"error":{"code":"é","message":"m"}}'),
     ("error code null", '{"jsonrpc":"2.0","id":1,"error":{"code":null,"message":"m"}}'),
     ("error message null", '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":null}}'),
@@ -419,19 +451,34 @@ def nested(head, depth, tail):
 
 
 EXTRA += [  # SPEC 10.2 rules 7 and 8, 10.3 (e) and (f)
+    ("request 127 levels deep", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":', 127, "}}")),
     ("request 128 levels deep", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":', 128, "}}")),
-    ("request 129 levels deep", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":', 129, "}}")),
+    ("notification 127 levels deep", nested('{"jsonrpc":"2.0","method":"notifications/m","params":{"x":', 127, "}}")),
     ("notification 128 levels deep", nested('{"jsonrpc":"2.0","method":"notifications/m","params":{"x":', 128, "}}")),
-    ("notification 129 levels deep", nested('{"jsonrpc":"2.0","method":"notifications/m","params":{"x":', 129, "}}")),
-    ("response 128 levels deep", nested('{"jsonrpc":"2.0","id":1,"result":{"x":', 128, "}}")),
-    ("response 129 levels deep has a substitute", nested('{"jsonrpc":"2.0","id":"r","result":{"x":', 129, "}}")),
-    ("error response 129 levels deep in data", nested('{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"m","data":', 129, "}}")),
-    ("response 129 levels deep with an id with a fraction: (a) first, no substitute", nested('{"jsonrpc":"2.0","id":1.5,"result":{"x":', 129, "}}")),
-    ("error naming no request 129 levels deep: no substitute", nested('{"jsonrpc":"2.0","error":{"code":1,"message":"m","data":', 129, "}}")),
-    ("request 129 levels deep with objects only", '{"jsonrpc":"2.0","id":1,"method":"m","params":' + '{"a":' * 128 + "1" + "}" * 128 + "}"),
-    ("request 128 levels deep, brackets inside strings do not count", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"[{":', 128, ',"x":"]}[[[{{{"}}')),
-    ("request with an extra member and 129 levels deep: rule 3 first", nested('{"jsonrpc":"2.0","id":1,"method":"m","x":', 129, "}")),
-    ("request 129 levels deep and a lone surrogate: rule 7 first", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"s":"\\ud800","x":', 129, "}}")),
+    ("response 127 levels deep", nested('{"jsonrpc":"2.0","id":1,"result":{"x":', 127, "}}")),
+    ("response 128 levels deep has a substitute", nested('{"jsonrpc":"2.0","id":"r","result":{"x":', 128, "}}")),
+    ("error response 128 levels deep in data", nested('{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"m","data":', 128, "}}")),
+    ("response 128 levels deep with an id with a fraction: (a) first, no substitute", nested('{"jsonrpc":"2.0","id":1.5,"result":{"x":', 128, "}}")),
+    ("error naming no request 128 levels deep: no substitute", nested('{"jsonrpc":"2.0","error":{"code":1,"message":"m","data":', 128, "}}")),
+    ("request 128 levels deep with objects only", '{"jsonrpc":"2.0","id":1,"method":"m","params":' + '{"a":' * 127 + "1" + "}" * 127 + "}"),
+    ("request 127 levels deep, brackets inside strings do not count", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"[{":', 127, ',"x":"]}[[[{{{"}}')),
+    ("request with an extra member and 128 levels deep: rule 3 first", nested('{"jsonrpc":"2.0","id":1,"method":"m","x":', 128, "}")),
+    ("request 128 levels deep and a lone surrogate: rule 7 first", nested('{"jsonrpc":"2.0","id":1,"method":"m","params":{"s":"\\ud800","x":', 128, "}}")),
+    ("request with 1e400 in params", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1e400}}'),
+    ("request with -1E+400 in params", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[-1E+400]}}'),
+    ("notification with 1e309 in params", '{"jsonrpc":"2.0","method":"notifications/m","params":{"a":1e309}}'),
+    ("request with 1e308 in params is fine", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1e308}}'),
+    ("request with 1.7976931348623157e308, the largest double, is fine", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1.7976931348623157e308}}'),
+    ("request with 1.8e308 in params", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1.8e308}}'),
+    ("request with 1e-400 in params is fine (it reads as 0)", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1e-400}}'),
+    ("request with a 309-digit integer in params is fine", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":' + "9" * 308 + '}}'),
+    ("request with a 310-digit integer in params", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":' + "1" + "0" * 309 + '}}'),
+    ("request with 1e400 inside a string is fine", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"1e400","1e400":0}}'),
+    ("request with 1e400 and a lone surrogate: rule 8 first", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1e400,"s":"\\ud800"}}'),
+    ("request with an extra member and 1e400: rule 3 first", '{"jsonrpc":"2.0","id":1,"method":"m","x":1e400}'),
+    ("response with 1e400 in its result has a substitute", '{"jsonrpc":"2.0","id":"r","result":{"a":1e400}}'),
+    ("error response with 1e400 in its data", '{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"m","data":1e400}}'),
+    ("error naming no request with 1e400 in its data: no substitute", '{"jsonrpc":"2.0","error":{"code":1,"message":"m","data":[1e400]}}'),
     ("lone surrogate in the method", '{"jsonrpc":"2.0","id":1,"method":"\\ud800"}'),
     ("lone surrogate in the method of a notification", '{"jsonrpc":"2.0","method":"notifications/\\uDFFF"}'),
     ("lone surrogate in a member name of params", '{"jsonrpc":"2.0","id":1,"method":"m","params":{"\\udc00":1}}'),

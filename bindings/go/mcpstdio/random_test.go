@@ -74,7 +74,7 @@ func (g gen) value(depth int) string {
 	case 2, 3, 4, 5:
 		return g.object(depth - 1)
 	case 6:
-		// Deep, near the profile's limit of 128 levels.
+		// Deep, near the profile's limit of 127 levels.
 		n := 120 + g.r.IntN(12)
 		return strings.Repeat("[", n) + g.value(0) + strings.Repeat("]", n)
 	}
