@@ -217,7 +217,7 @@ test-lint: setup-lint
 # exported symbols, the CLI, JSONTestSuite.
 # --show-output shows which CPU-feature paths a test skipped on this machine.
 test-rust: setup-rust
-	$(CARGO) test --workspace -- --show-output
+	$(CARGO) test -- --show-output
 	$(PYTHON) tests/vectors/mcp_reference.py --check
 
 # The C test (the vectors of both profiles one line at a time and streamed
@@ -254,7 +254,7 @@ $(DEBUG_LIB)/libjsonrpc_envelope.so: FORCE setup-build
 	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
 $(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE setup-build
-	$(CARGO) build --release --workspace
+	$(CARGO) build --release
 	ln -sf libjsonrpc_envelope.so $@.$(ABI)
 
 # The vector test: one program in parts (tests/c/test_vectors.c names them).

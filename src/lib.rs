@@ -9,6 +9,102 @@
 //! lines; [`ffi`] is the C ABI over all of them. Allocation that may fail
 //! goes through `fallible`. All of them are safe Rust, but for [`ffi`] and
 //! the scanner's vector code.
+//!
+//! # Classifying a line, by a profile
+//!
+//! A [`Profile`] is the rule set: [`Profile::JsonRpc`] (SPEC §1–7, the
+//! default of [`classify`]) or [`Profile::Mcp`] (§10, what the MCP SDK
+//! transports use). A [`Classification`] says what the line is and, through
+//! [`Classification::reply`], what it is owed in each [`Role`].
+//!
+//! ```
+//! use jsonrpc_envelope::{Kind, Profile, Role};
+//!
+//! let line = br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#;
+//! // JSON-RPC 2.0 allows a fractional id; MCP does not (SPEC §10.1).
+//! assert_eq!(Profile::JsonRpc.classify(line).kind, Kind::Request);
+//! let c = Profile::Mcp.classify(line);
+//! assert_eq!(c.kind, Kind::InvalidRequest);
+//! assert_eq!(c.id, Some("1.5"));
+//! assert_eq!(
+//!     c.reply(Role::Server).as_deref(),
+//!     Some(concat!(
+//!         r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"#,
+//!         r#""Invalid Request: an MCP id must be a string or an integer, "#,
+//!         r#"not a number with a fraction or an exponent"}}"#,
+//!     )),
+//! );
+//! // A message is owed nothing.
+//! assert_eq!(Profile::Mcp.invalid_reply(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, Role::Server), None);
+//! ```
+//!
+//! # Reading a stream
+//!
+//! A [`Reader`] takes bytes as they arrive, in chunks of any size, and hands
+//! back each line they complete, classified by its profile; a line over its
+//! limit comes back as [`Line::TooLong`], never held whole.
+//!
+//! ```
+//! use jsonrpc_envelope::{Kind, Line, Profile, Reader};
+//!
+//! let mut reader = Reader::with_profile(64, Profile::Mcp);
+//! let mut kinds = Vec::new();
+//! let stream: [&[u8]; 3] = [b"{\"jsonrpc\":\"2.0\",\"me", b"thod\":\"ping\",\"id\":7}\nnot json\n", &[b'x'; 100]];
+//! for chunk in stream {
+//!     for line in reader.feed(chunk).expect("memory") {
+//!         kinds.push(line.kind_name());
+//!     }
+//! }
+//! for line in reader.end().expect("memory") {
+//!     assert!(matches!(line, Line::TooLong { len: 100, .. }));
+//!     kinds.push(line.kind_name());
+//! }
+//! assert_eq!(kinds, ["request", "parse_error", "too_long"]);
+//! # let _ = Kind::Request;
+//! ```
+//!
+//! # A session: what an endpoint does with each line
+//!
+//! A [`Session`] reads one direction in one [`Role`] and profile, is told of
+//! every line written the other way ([`Session::sent`]), and gives each line
+//! read a [`Decision`]: its [`Action`], and the text to write where the
+//! action has one (SPEC §10.5). Here a client reads a server's output: it
+//! sent request 1, so the server's error that names no request is given to
+//! request 1 (the handshake rule), and a log line on stdout is diverted.
+//!
+//! ```
+//! use jsonrpc_envelope::{Action, Line, Profile, Reader, Role, Session};
+//!
+//! let mut session = Session::new(Role::Client, Profile::Mcp);
+//! session.sent(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
+//! assert_eq!(session.outstanding(), 1);
+//!
+//! let from_server = concat!(
+//!     "starting up...\n",
+//!     r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"no"}}"#, "\n",
+//! );
+//! let mut reader = Reader::with_profile(0, Profile::Mcp);
+//! let mut seen = Vec::new();
+//! for line in reader.feed(from_server.as_bytes()).expect("memory") {
+//!     let decision = session.decide(&line);
+//!     match decision.action {
+//!         // Hand the line (or the session's text for it) to the SDK.
+//!         Action::Forward | Action::Substitute | Action::Attribute => {
+//!             let Line::Complete { bytes, .. } = &line else { unreachable!() };
+//!             let text = decision.text.clone().unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned());
+//!             seen.push((decision.action.name(), text));
+//!         }
+//!         // Write the text back to the line's sender, and tell the session.
+//!         Action::Answer => session.sent(decision.text.as_deref().unwrap_or_default().as_bytes()),
+//!         // Only a record: `decision.note`, the line rendered by `log_value`.
+//!         Action::Drop | Action::Divert => seen.push((decision.action.name(), decision.note.unwrap_or_default().to_owned())),
+//!     }
+//! }
+//! assert_eq!(seen[0], ("diverted", "not a message".to_owned()));
+//! // The id goes in first, after `{`, when the line had none (SPEC §10.5).
+//! assert_eq!(seen[1], ("attributed", r#"{"id":1,"jsonrpc":"2.0","error":{"code":-32000,"message":"no"}}"#.to_owned()));
+//! assert_eq!(session.outstanding(), 0);
+//! ```
 
 #![deny(unsafe_code)]
 
