@@ -81,7 +81,8 @@ $(DIST_LIB)/libjsonrpc_envelope.so: $(DIST_BUILD)/libjsonrpc_envelope.so
 dist:
 	@test -n '$(DIST_VERSION)' && test -n '$(ABI)' || { echo "dist: no version or ABI found" >&2; exit 2; }
 	rm -rf $(DIST)
-	$(MAKE) --no-print-directory dist-python dist-go dist-c
+	$(MAKE) --no-print-directory dist-python dist-go dist-c $(if $(JAVA_JDK),dist-java)
+	@$(if $(JAVA_JDK),true,echo "dist: no Maven artifacts: no JDK $(JAVA_MIN) or newer (JAVA_HOME or /usr/lib/jvm/*)")
 	cd $(DIST) && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum > SHA256SUMS
 	@echo "dist: jsonrpc-envelope $(DIST_VERSION) (ABI $(ABI)) in $(DIST)/"
 
@@ -121,7 +122,7 @@ dist-c: $(DIST_LIB)/libjsonrpc_envelope.so
 DIST_TEST_ENV = DIST='$(CURDIR)/$(DIST)' VERSION='$(DIST_VERSION)' ABI='$(ABI)' \
 	VECTORS='$(CURDIR)/tests/vectors' PYTHON='$(PYTHON)'
 
-test-dist: test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-panic
+test-dist: test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-panic test-dist-java
 
 test-dist-contents: dist
 	$(PYTHON) tests/dist/check_artifacts.py --dist $(DIST) --version $(DIST_VERSION) --abi $(ABI) \

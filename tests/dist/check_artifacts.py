@@ -188,8 +188,28 @@ def main() -> int:
     with open(os.path.join(at_v, "v%s.mod" % v), "rb") as mod:
         c.equal("Go module .mod", mod.read(), files.get(top + "go.mod"))
 
+    # The Maven repository (made where a JDK 22+ was found): the binding's
+    # jar carries the library, the transports' jar its classes.
+    maven = os.path.join(dist, "maven")
+    extra = []
+    if os.path.isdir(maven):
+        extra = ["maven"]
+        group = os.path.join(maven, "io", "github", "jsonrpc-envelope")
+        for artifact, wanted in (
+            ("jsonrpc-envelope", ["native/linux-x86_64/libjsonrpc_envelope.so",
+                                  "io/github/jsonrpcenvelope/Envelope.class"]),
+            ("jsonrpc-envelope-mcp", ["io/github/jsonrpcenvelope/mcp/EnvelopeStdioServerTransportProvider.class",
+                                      "io/github/jsonrpcenvelope/mcp/EnvelopeStdioClientTransport.class"]),
+        ):
+            at = os.path.join(group, artifact, v)
+            jar = "%s-%s.jar" % (artifact, v)
+            c.size(jar, os.path.join(at, jar), 4 * MiB)
+            members = zip_members(os.path.join(at, jar))
+            c.contents(jar, members, "")
+            c.has(jar, members, wanted)
+            c.has(artifact + " " + v, sorted(os.listdir(at)), [jar, "%s-%s.pom" % (artifact, v)])
     # Nothing else in dist/, and the checksums hold.
-    c.equal("dist/ holds", found, sorted([wheel, sdist, archive, "goproxy", "SHA256SUMS"]))
+    c.equal("dist/ holds", found, sorted([wheel, sdist, archive, "goproxy", "SHA256SUMS"] + extra))
     wrong = []
     with open(os.path.join(dist, "SHA256SUMS"), encoding="utf-8") as sums:
         for line in sums:

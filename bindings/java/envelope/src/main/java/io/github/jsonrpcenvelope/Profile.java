@@ -1,0 +1,64 @@
+package io.github.jsonrpcenvelope;
+
+/**
+ * The rule set a line is read by (SPEC §10): JSON-RPC 2.0 alone, or as MCP narrows it.
+ * The values are the C ABI's; {@link #toString()} is the library's own name
+ * for each (the one spelling of the vectors and of log records).
+ */
+public enum Profile {
+    JSONRPC(1),
+    MCP(2);
+
+    private final int value;
+    private final String libraryName;
+
+    Profile(int value) {
+        this.value = value;
+        this.libraryName = Native.nameOf(Native.PROFILE_NAME, value);
+    }
+
+    /** The value the C ABI gives it. */
+    public int value() {
+        return value;
+    }
+
+    /** The library's name for it, as the vectors and log records spell it. */
+    @Override
+    public String toString() {
+        return libraryName;
+    }
+
+    /** The constant of a C ABI value. */
+    public static Profile of(int value) {
+        Profile v = value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
+        if (v == null) {
+            throw new IllegalArgumentException("no Profile has the value " + Integer.toUnsignedString(value));
+        }
+        return v;
+    }
+
+    /** The constants by value (the library's values are small). */
+    private static final Profile[] BY_VALUE = byValue();
+
+    private static Profile[] byValue() {
+        int max = 0;
+        for (Profile v : values()) {
+            max = Math.max(max, v.value);
+        }
+        Profile[] table = new Profile[max + 1];
+        for (Profile v : values()) {
+            table[v.value] = v;
+        }
+        return table;
+    }
+
+    /** The constant the library names {@code name}. */
+    public static Profile named(String name) {
+        for (Profile v : values()) {
+            if (v.libraryName != null && v.libraryName.equals(name)) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("no Profile is named " + name);
+    }
+}

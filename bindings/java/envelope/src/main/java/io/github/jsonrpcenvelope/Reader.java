@@ -1,0 +1,89 @@
+package io.github.jsonrpcenvelope;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * A stream reader (SPEC §6): takes a stream's bytes as they are read and
+ * gives back each line they complete, classified by its profile. Lines end
+ * at LF; a line over the limit is never held whole and comes once, as
+ * {@link Kind#TOO_LONG}, when its end is seen.
+ *
+ * <p>Holds native memory: close it (try-with-resources). Its methods may be
+ * called from any thread, one call at a time (they are synchronized).
+ */
+public final class Reader implements AutoCloseable {
+    private Owned owned;
+
+    /** A reader with the library's default line limit (16 MiB). */
+    public Reader(Profile profile) {
+        this(0, profile);
+    }
+
+    /** A reader whose lines may be {@code maxLine} bytes long (0: the library's default). */
+    public Reader(long maxLine, Profile profile) {
+        if (maxLine < 0) {
+            throw new IllegalArgumentException("maxLine must not be negative, not " + maxLine);
+        }
+        MemorySegment r;
+        try {
+            r = (MemorySegment) Native.READER_NEW.invokeExact(maxLine, profile.value());
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        }
+        if (r.equals(MemorySegment.NULL)) {
+            throw new EnvelopeException("jsonrpc_reader_new failed (out of memory)");
+        }
+        owned = new Owned(r, Native.READER_FREE, this);
+    }
+
+    /** The next bytes of the stream; returns the lines they complete. */
+    public List<Line> feed(byte[] data) {
+        return feed(data, 0, data.length);
+    }
+
+    /** The next {@code len} bytes of the stream at {@code data[off]}; returns the lines they complete. */
+    public synchronized List<Line> feed(byte[] data, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, data.length);
+        MemorySegment r = live();
+        try {
+            int status = (int) Native.READER_FEED.invokeExact(r, Native.heap(data, off, len), (long) len, owned.batch);
+            Native.check(status, "jsonrpc_reader_feed");
+            return Batches.read(owned.batch);
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        }
+    }
+
+    /** Ends the stream: returns its last line when it had no LF. The reader is then as new. */
+    public synchronized List<Line> end() {
+        MemorySegment r = live();
+        try {
+            int status = (int) Native.READER_END.invokeExact(r, owned.batch);
+            Native.check(status, "jsonrpc_reader_end");
+            return Batches.read(owned.batch);
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        }
+    }
+
+    private MemorySegment live() {
+        if (owned == null) {
+            throw new IllegalStateException("the reader is closed");
+        }
+        return owned.handle;
+    }
+
+    /**
+     * Frees the library's reader; a second call does nothing. A reader never closed is freed
+     * when the garbage collector finds it unreachable, as a safety net only.
+     */
+    @Override
+    public synchronized void close() {
+        if (owned != null) {
+            Owned o = owned;
+            owned = null;
+            o.close();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.github.jsonrpcenvelope;
+
+/**
+ * Which endpoint reads a line (SPEC §4): a server reads its client's input, a client a server's output.
+ * The values are the C ABI's; {@link #toString()} is the library's own name
+ * for each (the one spelling of the vectors and of log records).
+ */
+public enum Role {
+    SERVER(1),
+    CLIENT(2);
+
+    private final int value;
+    private final String libraryName;
+
+    Role(int value) {
+        this.value = value;
+        this.libraryName = Native.nameOf(Native.ROLE_NAME, value);
+    }
+
+    /** The value the C ABI gives it. */
+    public int value() {
+        return value;
+    }
+
+    /** The library's name for it, as the vectors and log records spell it. */
+    @Override
+    public String toString() {
+        return libraryName;
+    }
+
+    /** The constant of a C ABI value. */
+    public static Role of(int value) {
+        Role v = value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
+        if (v == null) {
+            throw new IllegalArgumentException("no Role has the value " + Integer.toUnsignedString(value));
+        }
+        return v;
+    }
+
+    /** The constants by value (the library's values are small). */
+    private static final Role[] BY_VALUE = byValue();
+
+    private static Role[] byValue() {
+        int max = 0;
+        for (Role v : values()) {
+            max = Math.max(max, v.value);
+        }
+        Role[] table = new Role[max + 1];
+        for (Role v : values()) {
+            table[v.value] = v;
+        }
+        return table;
+    }
+
+    /** The constant the library names {@code name}. */
+    public static Role named(String name) {
+        for (Role v : values()) {
+            if (v.libraryName != null && v.libraryName.equals(name)) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("no Role is named " + name);
+    }
+}
