@@ -4,7 +4,8 @@ rules.mk): the servers, the probe lines, and the table at the end.
 Servers, for each official SDK (peers/README.md), three ways:
 - ours:    the SDK's server on this project's transport for that SDK
            (examples/python/sdk_server.py, bindings/node's SDK server
-           fixture, examples/go/sdk_server on mcpstdio);
+           fixture, examples/go/sdk_server on mcpstdio,
+           examples/java/sdk_server.sh, examples/rust's rmcp-sdk-server);
 - guard:   the SDK's own echo server (peers/) on the SDK's own transport,
            behind `jsonrpc-envelope guard --`;
 - control: the same, without the guard.
@@ -44,24 +45,35 @@ GUARD = os.environ.get("JSONRPC_ENVELOPE_BIN", str(ROOT / "target/release/jsonrp
 SDK_PYTHON = str(ROOT / "target/sdk/python/bin/python")
 NODE = os.environ.get("NODE", "node")
 
-SDKS = ("python", "node", "go")
+# The Java SDK's servers need a JDK 22 or newer: rules.mk sets SESSIONS_JAVA
+# to 1 where it found one (and says so where it did not).
+JAVA = os.environ.get("SESSIONS_JAVA") == "1"
+RMCP_SERVER = os.environ.get("SESSIONS_RMCP_SERVER", str(ROOT / "target/debug/rmcp-sdk-server"))
+JAVA_SERVER = str(ROOT / "examples/java/sdk_server.sh")
+
+SDKS = ("python", "node", "go") + (("java",) if JAVA else ()) + ("rust",)
 MODES = (
     ("ours", "ours"),
     ("guard", "SDK's own, behind guard"),
     ("control", "SDK's own (control)"),
 )
 
-# The SDKs' own echo servers (peers/).
+# The SDKs' own echo servers (peers/; the Java and Rust examples with
+# --sdk-transport are the same server on the SDK's own transport).
 SDK_SERVERS = {
     "python": [SDK_PYTHON, str(ROOT / "peers/python/echo_server.py")],
     "node": [NODE, str(ROOT / "peers/node/echo_server.mjs")],
     "go": [str(ROOT / "target/sdk/go/echo-server")],
+    "java": [JAVA_SERVER, "--sdk-transport"],
+    "rust": [RMCP_SERVER, "--sdk-transport"],
 }
 # The same SDKs' servers on this project's transports.
 OUR_SERVERS = {
     "python": [SDK_PYTHON, str(ROOT / "examples/python/sdk_server.py")],
     "node": [NODE, str(ROOT / "bindings/node/test/fixtures/sdk-server.mjs"), "envelope"],
     "go": [str(ROOT / "target/mcpstdio/sdk_server")],
+    "java": [JAVA_SERVER],
+    "rust": [RMCP_SERVER],
 }
 
 

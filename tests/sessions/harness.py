@@ -332,6 +332,8 @@ class Driver:
                 stats.late += 1
                 late.got.append(back)
                 continue
+            if isinstance(message, dict) and isinstance(message.get("method"), str) and "id" in message:
+                self.answer(message)  # the server's own request, answered as a client would
             stats.unasked += 1
             if len(stats.unasked_examples) < 50:
                 stats.unasked_examples.append((label, back))
@@ -353,6 +355,20 @@ class Driver:
         if state != "alive":
             self.settle(None)
             self.stop(kill=state == "silent")
+
+    def answer(self, request: dict) -> None:
+        """Answers a request the server sent (the Java SDK asks for
+        roots/list when told the roots changed) as a client with no roots
+        and nothing else to offer does, so that no request of the server's
+        stays outstanding: an error that names no request would then be
+        given to it (SPEC 9), and the Java SDK 2.2.0 ends its session on an
+        error answer to its roots/list (on its own transport as on ours)."""
+        method = request["method"]
+        if method in ("roots/list", "ping"):
+            reply = {"jsonrpc": "2.0", "id": request["id"], "result": {"roots": []} if method == "roots/list" else {}}
+        else:
+            reply = {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "Method not found"}}
+        self.peer.send(encode(reply))
 
     def settle(self, now: Optional[float]) -> None:
         """Counts as failures what pending probes still lack: those whose

@@ -15,8 +15,11 @@
 # jsonrpc_envelope.mcpstdio from the source (examples/python/sdk_server.py), the
 # Go SDK's on mcpstdio (mcpstdio-example, bindings/go/rules.mk), the
 # TypeScript SDK's on the Node binding's transport (its test fixture, with
-# the addon of node-addon, bindings/node/rules.mk), the guard of the release
-# build, and a Go client on mcpstdio built here (tests/sessions/peers/go_client).
+# the addon of node-addon, bindings/node/rules.mk), the Java SDK's on the
+# Java transport (examples/java/sdk_server.sh, where a JDK 22+ is found:
+# java-example, bindings/java/rules.mk), rmcp's on the rmcp transport
+# (rmcp-example, bindings/rmcp/rules.mk), the guard of the release build,
+# and a Go client on mcpstdio built here (tests/sessions/peers/go_client).
 
 SESSIONS_LINES ?= 5000
 SESSIONS_SEED  ?= 22
@@ -34,7 +37,9 @@ sessions-go-client: $(RELEASE_LIB)/libjsonrpc_envelope.so | setup-peers
 	cd tests/sessions/peers/go_client && $(MCPSTDIO_GO_ENV) $(GOLANG) vet . && \
 	  $(MCPSTDIO_GO_ENV) $(GOLANG) build -o $(CURDIR)/$(SESSIONS_GO_CLIENT) .
 
-test-sessions: setup-pytest $(RELEASE_LIB)/libjsonrpc_envelope.so sdk mcpstdio-example node-addon sessions-go-client
+test-sessions: setup-pytest $(RELEASE_LIB)/libjsonrpc_envelope.so sdk mcpstdio-example node-addon sessions-go-client \
+               java-example rmcp-example
+	SESSIONS_JAVA=$(if $(JAVA_JDK),1,0) SESSIONS_RMCP_SERVER="$(CURDIR)/$(RMCP_SERVER)" \
 	JSONRPC_ENVELOPE_LIB="$(CURDIR)/$(RELEASE_LIB)/libjsonrpc_envelope.so" \
 	JSONRPC_ENVELOPE_BIN="$(CURDIR)/$(RELEASE_LIB)/jsonrpc-envelope" \
 	SESSIONS_LINES='$(SESSIONS_LINES)' SESSIONS_SEED='$(SESSIONS_SEED)' SESSIONS_JOBS='$(SESSIONS_JOBS)' \
