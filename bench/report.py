@@ -210,6 +210,9 @@ def main():
         extra("echo-memory.txt", "Echo servers' memory (bench/echo_memory.py)"),
         extra("mcp-python.txt", "MCP tool call over jsonrpc_envelope.mcpstdio and over the Python SDK's stdio (bench/mcp_python_bench.py)"),
         extra("mcp-go.txt", "MCP tool call over mcpstdio and over the Go SDK's stdio (BenchmarkToolCallInTurns in bindings/go/mcpstdio)"),
+        extra("java.txt", "Java binding against Jackson's readTree and a classification in Java (bench/java/ClassifyBench.java)"),
+        extra("mcp-java.txt", "MCP tool call over the Java transports and over the Java SDK's stdio (bench/java/RoundTripBench.java)"),
+        extra("mcp-rmcp.txt", "MCP tool call over the rmcp transports and over rmcp's own (bench/rmcp/round_trip.rs)"),
     ]
     (HERE / "RESULTS.md").write_text("\n".join(d for d in doc if d))
     print((HERE / "RESULTS.md").read_text())
