@@ -151,7 +151,15 @@ async function askRoots(which, answer, timeout) {
     const request = await until((m) => m.method === 'roots/list', 20_000);
     child.stdin.write(`${answer(request.id)}\n`);
     const result = await until((m) => m.id === 3, timeout + 20_000);
-    return { text: result.result?.content?.[0]?.text, elapsed: performance.now() - started, stderr };
+    const elapsed = performance.now() - started;
+    // The server's records reach its stderr pipe in their own time: all of
+    // them are read once it has exited (end of stdin; killed after 5 s).
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    child.stdin.end();
+    const killer = setTimeout(() => child.kill(), 5000);
+    await closed;
+    clearTimeout(killer);
+    return { text: result.result?.content?.[0]?.text, elapsed, stderr };
   } finally {
     child.stdin.end();
     child.kill();

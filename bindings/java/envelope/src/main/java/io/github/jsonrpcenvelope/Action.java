@@ -36,35 +36,13 @@ public enum Action {
 
     /** The constant of a C ABI value. */
     public static Action of(int value) {
-        Action v = value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
-        if (v == null) {
-            throw new IllegalArgumentException("no Action has the value " + Integer.toUnsignedString(value));
-        }
-        return v;
-    }
-
-    /** The constants by value (the library's values are small). */
-    private static final Action[] BY_VALUE = byValue();
-
-    private static Action[] byValue() {
-        int max = 0;
-        for (Action v : values()) {
-            max = Math.max(max, v.value);
-        }
-        Action[] table = new Action[max + 1];
-        for (Action v : values()) {
-            table[v.value] = v;
-        }
-        return table;
+        return VALUES.of(value);
     }
 
     /** The constant the library names {@code name}. */
     public static Action named(String name) {
-        for (Action v : values()) {
-            if (v.libraryName != null && v.libraryName.equals(name)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("no Action is named " + name);
+        return VALUES.named(name);
     }
+
+    private static final Values<Action> VALUES = new Values<>(Action.class, Action::value);
 }

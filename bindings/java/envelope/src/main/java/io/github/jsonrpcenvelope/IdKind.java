@@ -35,35 +35,13 @@ public enum IdKind {
 
     /** The constant of a C ABI value. */
     public static IdKind of(int value) {
-        IdKind v = value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
-        if (v == null) {
-            throw new IllegalArgumentException("no IdKind has the value " + Integer.toUnsignedString(value));
-        }
-        return v;
-    }
-
-    /** The constants by value (the library's values are small). */
-    private static final IdKind[] BY_VALUE = byValue();
-
-    private static IdKind[] byValue() {
-        int max = 0;
-        for (IdKind v : values()) {
-            max = Math.max(max, v.value);
-        }
-        IdKind[] table = new IdKind[max + 1];
-        for (IdKind v : values()) {
-            table[v.value] = v;
-        }
-        return table;
+        return VALUES.of(value);
     }
 
     /** The constant the library names {@code name}. */
     public static IdKind named(String name) {
-        for (IdKind v : values()) {
-            if (v.libraryName != null && v.libraryName.equals(name)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("no IdKind is named " + name);
+        return VALUES.named(name);
     }
+
+    private static final Values<IdKind> VALUES = new Values<>(IdKind.class, IdKind::value);
 }

@@ -51,35 +51,13 @@ public enum Kind {
 
     /** The constant of a C ABI value. */
     public static Kind of(int value) {
-        Kind v = value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
-        if (v == null) {
-            throw new IllegalArgumentException("no Kind has the value " + Integer.toUnsignedString(value));
-        }
-        return v;
-    }
-
-    /** The constants by value (the library's values are small). */
-    private static final Kind[] BY_VALUE = byValue();
-
-    private static Kind[] byValue() {
-        int max = 0;
-        for (Kind v : values()) {
-            max = Math.max(max, v.value);
-        }
-        Kind[] table = new Kind[max + 1];
-        for (Kind v : values()) {
-            table[v.value] = v;
-        }
-        return table;
+        return VALUES.of(value);
     }
 
     /** The constant the library names {@code name}. */
     public static Kind named(String name) {
-        for (Kind v : values()) {
-            if (v.libraryName != null && v.libraryName.equals(name)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("no Kind is named " + name);
+        return VALUES.named(name);
     }
+
+    private static final Values<Kind> VALUES = new Values<>(Kind.class, Kind::value);
 }

@@ -30,35 +30,13 @@ public enum Profile {
 
     /** The constant of a C ABI value. */
     public static Profile of(int value) {
-        Profile v = value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
-        if (v == null) {
-            throw new IllegalArgumentException("no Profile has the value " + Integer.toUnsignedString(value));
-        }
-        return v;
-    }
-
-    /** The constants by value (the library's values are small). */
-    private static final Profile[] BY_VALUE = byValue();
-
-    private static Profile[] byValue() {
-        int max = 0;
-        for (Profile v : values()) {
-            max = Math.max(max, v.value);
-        }
-        Profile[] table = new Profile[max + 1];
-        for (Profile v : values()) {
-            table[v.value] = v;
-        }
-        return table;
+        return VALUES.of(value);
     }
 
     /** The constant the library names {@code name}. */
     public static Profile named(String name) {
-        for (Profile v : values()) {
-            if (v.libraryName != null && v.libraryName.equals(name)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("no Profile is named " + name);
+        return VALUES.named(name);
     }
+
+    private static final Values<Profile> VALUES = new Values<>(Profile.class, Profile::value);
 }

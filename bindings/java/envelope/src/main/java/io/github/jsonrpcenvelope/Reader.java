@@ -25,16 +25,11 @@ public final class Reader implements AutoCloseable {
         if (maxLine < 0) {
             throw new IllegalArgumentException("maxLine must not be negative, not " + maxLine);
         }
-        MemorySegment r;
         try {
-            r = (MemorySegment) Native.READER_NEW.invokeExact(maxLine, profile.value());
+            owned = new Owned((MemorySegment) Native.READER_NEW.invokeExact(maxLine, profile.value()), Owned.READER, this);
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
-        if (r.equals(MemorySegment.NULL)) {
-            throw new EnvelopeException("jsonrpc_reader_new failed (out of memory)");
-        }
-        owned = new Owned(r, Native.READER_FREE, this);
     }
 
     /** The next bytes of the stream; returns the lines they complete. */
@@ -44,34 +39,19 @@ public final class Reader implements AutoCloseable {
 
     /** The next {@code len} bytes of the stream at {@code data[off]}; returns the lines they complete. */
     public synchronized List<Line> feed(byte[] data, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, data.length);
-        MemorySegment r = live();
-        try {
-            int status = (int) Native.READER_FEED.invokeExact(r, Native.heap(data, off, len), (long) len, owned.batch);
-            Native.check(status, "jsonrpc_reader_feed");
-            return Batches.read(owned.batch);
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return live().feed(data, off, len);
     }
 
     /** Ends the stream: returns its last line when it had no LF. The reader is then as new. */
     public synchronized List<Line> end() {
-        MemorySegment r = live();
-        try {
-            int status = (int) Native.READER_END.invokeExact(r, owned.batch);
-            Native.check(status, "jsonrpc_reader_end");
-            return Batches.read(owned.batch);
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return live().end();
     }
 
-    private MemorySegment live() {
+    private Owned live() {
         if (owned == null) {
             throw new IllegalStateException("the reader is closed");
         }
-        return owned.handle;
+        return owned;
     }
 
     /**

@@ -30,35 +30,13 @@ public enum Role {
 
     /** The constant of a C ABI value. */
     public static Role of(int value) {
-        Role v = value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : null;
-        if (v == null) {
-            throw new IllegalArgumentException("no Role has the value " + Integer.toUnsignedString(value));
-        }
-        return v;
-    }
-
-    /** The constants by value (the library's values are small). */
-    private static final Role[] BY_VALUE = byValue();
-
-    private static Role[] byValue() {
-        int max = 0;
-        for (Role v : values()) {
-            max = Math.max(max, v.value);
-        }
-        Role[] table = new Role[max + 1];
-        for (Role v : values()) {
-            table[v.value] = v;
-        }
-        return table;
+        return VALUES.of(value);
     }
 
     /** The constant the library names {@code name}. */
     public static Role named(String name) {
-        for (Role v : values()) {
-            if (v.libraryName != null && v.libraryName.equals(name)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("no Role is named " + name);
+        return VALUES.named(name);
     }
+
+    private static final Values<Role> VALUES = new Values<>(Role.class, Role::value);
 }

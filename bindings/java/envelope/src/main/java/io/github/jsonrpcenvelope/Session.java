@@ -32,16 +32,11 @@ public final class Session implements AutoCloseable {
         if (maxLine < 0) {
             throw new IllegalArgumentException("maxLine must not be negative, not " + maxLine);
         }
-        MemorySegment s;
         try {
-            s = (MemorySegment) Native.SESSION_NEW.invokeExact(role.value(), profile.value(), maxLine);
+            owned = new Owned((MemorySegment) Native.SESSION_NEW.invokeExact(role.value(), profile.value(), maxLine), Owned.SESSION, this);
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
-        if (s.equals(MemorySegment.NULL)) {
-            throw new EnvelopeException("jsonrpc_session_new failed (out of memory)");
-        }
-        owned = new Owned(s, Native.SESSION_FREE, this);
     }
 
     /** The next bytes read; returns the lines they complete, each with its action. */
@@ -51,27 +46,12 @@ public final class Session implements AutoCloseable {
 
     /** The next {@code len} bytes read, at {@code data[off]}; returns the lines they complete. */
     public synchronized List<Line> feed(byte[] data, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, data.length);
-        MemorySegment s = live();
-        try {
-            int status = (int) Native.SESSION_FEED.invokeExact(s, Native.heap(data, off, len), (long) len, owned.batch);
-            Native.check(status, "jsonrpc_session_feed");
-            return Batches.read(owned.batch);
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return live().feed(data, off, len);
     }
 
     /** Ends the stream read: returns its last line when it had no LF. Outstanding requests are kept. */
     public synchronized List<Line> end() {
-        MemorySegment s = live();
-        try {
-            int status = (int) Native.SESSION_END.invokeExact(s, owned.batch);
-            Native.check(status, "jsonrpc_session_end");
-            return Batches.read(owned.batch);
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return live().end();
     }
 
     /** Tells the session of a line written to the peer whose lines it reads (without its LF). */
@@ -81,7 +61,7 @@ public final class Session implements AutoCloseable {
 
     /** Tells the session of a line written to the peer whose lines it reads (without its LF). */
     public synchronized void sent(byte[] line) {
-        MemorySegment s = live();
+        MemorySegment s = live().handle;
         try {
             int status = (int) Native.SESSION_SENT.invokeExact(s, Native.heap(line, 0, line.length), (long) line.length);
             Native.check(status, "jsonrpc_session_sent");
@@ -97,7 +77,7 @@ public final class Session implements AutoCloseable {
 
     /** What to do instead when the SDK's own decoder refused {@code line}, which this session handed on. */
     public synchronized Decision refused(byte[] line) {
-        MemorySegment s = live();
+        MemorySegment s = live().handle;
         try (Arena call = Arena.ofConfined()) {
             MemorySegment out = call.allocate(Native.DECISION);
             int status = (int) Native.SESSION_REFUSED.invokeExact(s, Native.heap(line, 0, line.length),
@@ -114,7 +94,7 @@ public final class Session implements AutoCloseable {
 
     /** How many requests written the other way still wait for a response. */
     public synchronized long outstanding() {
-        MemorySegment s = live();
+        MemorySegment s = live().handle;
         try {
             return (long) Native.SESSION_OUTSTANDING.invokeExact(s);
         } catch (Throwable t) {
@@ -122,11 +102,11 @@ public final class Session implements AutoCloseable {
         }
     }
 
-    private MemorySegment live() {
+    private Owned live() {
         if (owned == null) {
             throw new IllegalStateException("the session is closed");
         }
-        return owned.handle;
+        return owned;
     }
 
     /**
