@@ -2,8 +2,8 @@
 # (bindings/rmcp, crate jsonrpc-envelope-rmcp), with its example server
 # (examples/rust), included by the top Makefile.
 #
-# test-rmcp: `cargo doc` of the library and the transport with no warning,
-# the library's doctests, then the transport's tests, those marked #[ignore]
+# test-rmcp: `cargo doc` of the library with no warning, then the
+# transport's tests and doctests, those marked #[ignore]
 # (they need what this target makes) included: the rmcp client on our
 # child-process transport against the Python SDK's example server, with the
 # Python of target/python-mcp (bindings/python/rules.mk). The example server
@@ -18,16 +18,21 @@ TESTS += test-rmcp
 BENCHES += bench-rmcp
 .PHONY: test-rmcp test-rust-doc rmcp-example bench-rmcp
 
+# The library's doctests run in test-rust (cargo test); the transport's in
+# test-rmcp.
 test-rust-doc: setup-build
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p jsonrpc-envelope -p jsonrpc-envelope-rmcp
-	$(CARGO) test --doc -p jsonrpc-envelope -p jsonrpc-envelope-rmcp
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p jsonrpc-envelope
+
+# The transport and its example are always built together, so that cargo
+# resolves one set of features for both (one build of tokio and rmcp).
+RMCP_PACKAGES := -p jsonrpc-envelope-rmcp -p jsonrpc-envelope-rmcp-example
 
 rmcp-example: setup-build
-	$(CARGO) build -p jsonrpc-envelope-rmcp-example
+	$(CARGO) build $(RMCP_PACKAGES)
 
 test-rmcp: setup-build test-rust-doc python-mcp-venv
 	RMCP_PYTHON="$(CURDIR)/$(PYTHON_MCP)" PYTHON="$(PYTHON)" \
-	$(CARGO) test -p jsonrpc-envelope-rmcp -- --include-ignored
+	$(CARGO) test $(RMCP_PACKAGES) -- --include-ignored
 
 # The same MCP tool call over our rmcp transports and over rmcp's own, in
 # one run, in turns (bench/rmcp/round_trip.rs, an example of

@@ -28,7 +28,7 @@ stale() {
 if stale; then
     echo "sdk_server.sh: building the library and the Java example (once)" >&2
     mkdir -p "$out"
-    (cd "$root" && cargo build --release -p jsonrpc-envelope --lib) >&2
+    (cd "$root" && cargo build --release) >&2  # as make builds it, so neither undoes the other
     # Maven's own libraries use sun.misc.Unsafe, which JDK 24+ warns about: allowed quietly where the flag exists.
     opts="${MAVEN_OPTS:-}"
     "$jdk/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1 && opts="$opts --sun-misc-unsafe-memory-access=allow"

@@ -6,7 +6,7 @@
 //!
 //! `--sdk-transport` serves the same server on rmcp's own transport, for
 //! comparison (the tests' control). Log records go to stderr
-//! (`RUST_LOG` chooses the level; warnings and errors by default).
+//! (`RUST_LOG` names the level: error, warn, info, debug or trace; warn by default).
 
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{ServerCapabilities, ServerConfig};
@@ -44,11 +44,9 @@ impl ServerHandler for Echo {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .init();
+    // RUST_LOG names one level (error, warn, info, debug, trace); warn when unset.
+    let level = std::env::var("RUST_LOG").ok().and_then(|l| l.parse().ok()).unwrap_or(tracing::Level::WARN);
+    tracing_subscriber::fmt().with_max_level(level).with_writer(std::io::stderr).with_ansi(false).init();
     let service = if std::env::args().skip(1).any(|a| a == "--sdk-transport") {
         Echo::new().serve(rmcp::transport::stdio()).await? // rmcp's own transport
     } else {
