@@ -25,6 +25,9 @@ import java.util.Map;
  * (make bench-java: SERVER_SCRIPT is examples/java/sdk_server.sh.)
  */
 public final class RoundTripBench {
+    /** Calls on each session before the measured ones: both transports' downcalls and decoders compiled. */
+    static final int WARM_UP = 20_000;
+
     public static void main(String[] args) {
         String script = args[0];
         int blocks = Integer.parseInt(args[1]);
@@ -40,8 +43,7 @@ public final class RoundTripBench {
             sdk.initialize();
             McpSchema.CallToolRequest call = McpSchema.CallToolRequest.builder("echo")
                     .arguments(Map.of("text", "hello through stdio")).build();
-            // Warm-up: both JITs, both servers.
-            for (int i = 0; i < 2000; i++) {
+            for (int i = 0; i < WARM_UP; i++) {
                 ours.callTool(call);
                 sdk.callTool(call);
             }
@@ -64,8 +66,8 @@ public final class RoundTripBench {
             }
             long[] o = sorted(oursNs);
             long[] s = sorted(sdkNs);
-            System.out.printf(Locale.ROOT, "Java %s; %d blocks of %d calls each, in turns, after 2,000 calls of warm-up%n%n",
-                    System.getProperty("java.version"), blocks, calls);
+            System.out.printf(Locale.ROOT, "Java %s; %d blocks of %d calls each, in turns, after %,d calls of warm-up%n%n",
+                    System.getProperty("java.version"), blocks, calls, WARM_UP);
             System.out.println("| transports (client and server) | calls | median | p90 |");
             System.out.println("|---|---:|---:|---:|");
             System.out.printf(Locale.ROOT, "| jsonrpc-envelope's | %d | %.1f µs | %.1f µs |%n", o.length, at(o, 0.5), at(o, 0.9));

@@ -21,6 +21,9 @@ use tokio::process::Command;
 
 type Client = RunningService<RoleClient, ()>;
 
+/// Calls on each session before the measured ones.
+const WARM_UP: usize = 5000;
+
 /// A process's CPU time so far (user + system), in clock ticks.
 fn cpu_ticks(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
@@ -62,7 +65,7 @@ async fn main() {
 
     let arguments = serde_json::json!({"text": "hello through stdio"});
     let request = CallToolRequestParams::new("echo").with_arguments(arguments.as_object().expect("object").clone());
-    for _ in 0..2000 {
+    for _ in 0..WARM_UP {
         call(&ours, &request).await;
         call(&sdk, &request).await;
     }
@@ -87,7 +90,7 @@ async fn main() {
     sdk_times.sort();
     let tick_us = 1e6 / 100.0; // USER_HZ is 100 on Linux
     let per_call = |ticks: u64, n: usize| ticks as f64 * tick_us / n as f64;
-    println!("rmcp 3.11; {blocks} blocks of {calls} calls each, in turns, after 2,000 calls of warm-up\n");
+    println!("rmcp 3.11; {blocks} blocks of {calls} calls each, in turns, after {WARM_UP} calls of warm-up\n");
     println!("| transports (client and server) | calls | median | p90 | server CPU per call |");
     println!("|---|---:|---:|---:|---:|");
     println!(
