@@ -346,7 +346,10 @@ typedef struct JsonRpcClassification {
   /**
    * The id's exact JSON text, as it stood in the line (never re-encoded,
    * never rounded): exactly the line's bytes at `id_span`. Absent when
-   * there is no `id` member.
+   * there is no `id` member. In the MCP profile a
+   * `JSONRPC_KIND_PARSE_ERROR` has one where it is a damaged request or
+   * response (SPEC §10.6 (c)): the readable id, and for a request the
+   * readable method; every other field stays as for any parse error.
    */
   struct JsonRpcStr id;
   /**
@@ -365,7 +368,10 @@ typedef struct JsonRpcClassification {
   struct JsonRpcStr reason;
   /**
    * The reply a server owes for this line (SPEC §4), or absent for none.
-   * The same text `jsonrpc_invalid_reply` gives for the server role.
+   * The same text `jsonrpc_invalid_reply` gives for the server role. For
+   * an MCP batch of requests (SPEC §10.6 (b)) it is one reply per
+   * request, joined by LF (the text then holds LF bytes; each line is
+   * one reply, written as the batch's one answer).
    */
   struct JsonRpcStr reply_server;
   /**
@@ -373,9 +379,10 @@ typedef struct JsonRpcClassification {
    */
   struct JsonRpcStr reply_client;
   /**
-   * For a `JSONRPC_KIND_INVALID_RESPONSE` whose id is an MCP id, the
-   * error response to hand on in the line's place so that the request
-   * it answers fails at once (SPEC §10.3); absent otherwise.
+   * For a `JSONRPC_KIND_INVALID_RESPONSE` whose id is an MCP id, or a
+   * damaged response (SPEC §10.6 (c)), the error response to hand on in
+   * the line's place so that the request it answers fails at once (SPEC
+   * §10.3); absent otherwise.
    */
   struct JsonRpcStr substitute;
   /**
@@ -407,7 +414,13 @@ typedef struct JsonRpcString {
  * `jsonrpc_classify` gives for it, its spans counted from the line's
  * first byte and its strings in the batch's `texts` (its `storage` is
  * NULL: it owns nothing). A line over the limit has the kind
- * `JSONRPC_KIND_TOO_LONG`, an `offset` of 0, and nothing else.
+ * `JSONRPC_KIND_TOO_LONG` and an `offset` of 0; in the MCP profile, where
+ * its first bytes (as many as the limit) hold a damaged request or
+ * response (SPEC §10.6 (d)), its classification also has the readable
+ * `id`, `id_kind` and `id_span` (a position in the line, whose bytes are
+ * not held) and, for a request, `method` and `method_span` and the
+ * `reply_server` that says the line is too long; for a response, the
+ * `substitute`. Otherwise it has nothing else.
  *
  * A line read by a `JsonRpcSession` also carries what to do with it
  * (SPEC §8 to §10): `action`, with `action_text` (for

@@ -9,7 +9,8 @@
 use std::ffi::CStr;
 
 use crate::fallible::{self, OutOfMemory};
-use crate::rules::{Classification, Profile};
+use crate::rules::{Classification, IdKind, Profile, too_long_head};
+use crate::scan::Span;
 
 /// The line limit a reader gets unless its host chooses one.
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
@@ -34,8 +35,13 @@ pub struct Reader {
     /// ended (from `pending`).
     buf: Vec<u8>,
     pending: usize,
-    /// Bytes of an over-long line dropped so far, while dropping one.
-    dropping: Option<usize>,
+    /// An over-long line being dropped: its bytes so far, and its head.
+    dropping: Option<Dropping>,
+    /// The ids and methods of the last batch's too-long lines' heads.
+    heads: Vec<u8>,
+    /// Those of the line being dropped, and which head they are.
+    dropping_head: Vec<u8>,
+    dropping_head_number: u64,
     /// Lines reported so far in this stream.
     number: u64,
     /// The last batch's lines.
@@ -47,8 +53,31 @@ pub struct Reader {
 pub(crate) enum Found {
     /// `len` bytes at `start` in the reader's buffer, LF excluded.
     Line { start: usize, len: usize },
-    /// A line of `len` bytes (LF excluded), over the limit, not held.
-    TooLong { len: usize },
+    /// A line of `len` bytes (LF excluded), over the limit, not held; in
+    /// the MCP profile, what its first bytes hold (SPEC §10.6 (d)).
+    TooLong { len: usize, head: Option<Head> },
+}
+
+/// What an over-long MCP line's first bytes, read as a damaged line, hold
+/// (SPEC §10.6 (d)): its readable id and method, whose texts the reader
+/// keeps (`text` in the reader's heads: the id's, then the method's
+/// between its quotes), and where they stood in the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Head {
+    text: usize,
+    id_len: usize,
+    id_kind: IdKind,
+    id_span: Span,
+    /// The method's text length and span, for a damaged request.
+    method: Option<(usize, Span)>,
+}
+
+/// An over-long line being dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Dropping {
+    len: usize,
+    /// Its head, at 0 in `dropping_head`, with that head's number.
+    head: Option<(Head, u64)>,
 }
 
 /// One line of a stream, as a reader hands it back.
@@ -61,8 +90,13 @@ pub enum Line<'a> {
     /// stays, as JSON whitespace), and what it is.
     Complete { number: u64, bytes: &'a [u8], classification: Classification<'a> },
     /// A line over the limit, `len` bytes long (LF excluded). It was never
-    /// held whole, and it is owed no reply in either role.
-    TooLong { number: u64, len: usize },
+    /// held whole. In the MCP profile, `head` is what its first bytes (as
+    /// many as the limit) hold when they are the start of a damaged request
+    /// or response (SPEC §10.6 (d)): a `parse_error` with the readable id
+    /// and method, whose reply in role server says the line is too long and
+    /// whose substitute fails the request a response answers. Otherwise it
+    /// is owed nothing.
+    TooLong { number: u64, len: usize, head: Option<Classification<'a>> },
 }
 
 impl Line<'_> {
@@ -112,7 +146,18 @@ impl Reader {
     /// A reader, as [`Reader::new`] makes one, that classifies by `profile`.
     pub fn with_profile(max_line: usize, profile: Profile) -> Reader {
         let max_line = if max_line == 0 { DEFAULT_MAX_LINE } else { max_line };
-        Reader { max_line, profile, buf: Vec::new(), pending: 0, dropping: None, number: 0, found: Vec::new() }
+        Reader {
+            max_line,
+            profile,
+            buf: Vec::new(),
+            pending: 0,
+            dropping: None,
+            heads: Vec::new(),
+            dropping_head: Vec::new(),
+            dropping_head_number: 0,
+            number: 0,
+            found: Vec::new(),
+        }
     }
 
     /// The profile its lines are classified by.
@@ -181,8 +226,10 @@ impl Reader {
     /// Finds the stream's last line, and starts a new stream.
     fn finish(&mut self) -> Result<(), OutOfMemory> {
         self.found.try_reserve(1)?;
-        if let Some(len) = self.dropping.take() {
-            self.found.push(Found::TooLong { len });
+        if let Some(dropping) = self.dropping {
+            let head = self.dropped_head(dropping)?;
+            self.dropping = None;
+            self.found.push(Found::TooLong { len: dropping.len, head });
         } else if self.buf.len() > self.pending {
             self.found.push(Found::Line { start: self.pending, len: self.buf.len() - self.pending });
         }
@@ -193,23 +240,45 @@ impl Reader {
 
     /// The lines found since `before`.
     fn batch(&self, before: Mark) -> Batch<'_> {
-        Batch { buf: &self.buf, found: self.found.iter(), number: before.number + 1, profile: self.profile }
+        Batch {
+            buf: &self.buf,
+            heads: &self.heads,
+            found: self.found.iter(),
+            number: before.number + 1,
+            profile: self.profile,
+        }
     }
 
     fn mark(&self) -> Mark {
-        Mark { len: self.buf.len(), pending: self.pending, dropping: self.dropping, number: self.number }
+        Mark {
+            len: self.buf.len(),
+            pending: self.pending,
+            dropping: self.dropping,
+            number: self.number,
+            heads: self.heads.len(),
+        }
     }
 
     /// Undoes a call since `mark` (taken after `begin`).
     fn restore(&mut self, mark: Mark) {
         self.buf.truncate(mark.len);
         (self.pending, self.dropping, self.number) = (mark.pending, mark.dropping, mark.number);
+        self.heads.truncate(mark.heads);
+        // A later line's head took the place of this one's: the line keeps
+        // its length, and goes without its head (as before SPEC §10.6).
+        if let Some(Dropping { head: Some((_, number)), .. }) = self.dropping
+            && number != self.dropping_head_number
+            && let Some(dropping) = self.dropping.as_mut()
+        {
+            dropping.head = None;
+        }
         self.found.clear();
     }
 
     /// Forgets the last batch: the line not yet ended moves to the front.
     fn begin(&mut self) {
         self.found.clear();
+        self.heads.clear();
         if self.pending == 0 {
             return;
         }
@@ -232,12 +301,13 @@ impl Reader {
 
     /// Finds the lines `bytes` complete, into `found`.
     fn take(&mut self, mut bytes: &[u8]) -> Result<(), OutOfMemory> {
-        if let Some(dropped) = self.dropping {
+        if let Some(dropping) = self.dropping {
             let Some(lf) = memchr::memchr(b'\n', bytes) else {
-                self.dropping = Some(dropped.saturating_add(bytes.len()));
+                self.dropping = Some(Dropping { len: dropping.len.saturating_add(bytes.len()), ..dropping });
                 return Ok(());
             };
-            fallible::push(&mut self.found, Found::TooLong { len: dropped.saturating_add(lf) })?;
+            let head = self.dropped_head(dropping)?;
+            fallible::push(&mut self.found, Found::TooLong { len: dropping.len.saturating_add(lf), head })?;
             self.number += 1;
             self.dropping = None;
             bytes = &bytes[lf + 1..];
@@ -245,21 +315,106 @@ impl Reader {
         let from = self.buf.len();
         fallible::extend(&mut self.buf, bytes)?;
         let mut start = self.pending;
+        let (first, mut long) = (self.found.len(), false);
         for lf in memchr::memchr_iter(b'\n', &self.buf[from..]) {
             let end = from + lf;
             let len = end - start;
-            let line = if len > self.max_line { Found::TooLong { len } } else { Found::Line { start, len } };
+            let line = match len > self.max_line {
+                true => {
+                    long = true;
+                    Found::TooLong { len, head: None }
+                }
+                false => Found::Line { start, len },
+            };
             fallible::push(&mut self.found, line)?;
             self.number += 1;
             start = end + 1;
         }
+        if long && self.profile == Profile::Mcp {
+            self.read_heads(first, self.pending)?;
+        }
         self.pending = start;
         let held = self.buf.len() - start;
         if held > self.max_line {
-            self.dropping = Some(held);
+            let head = self.head(start, true)?;
+            self.dropping = Some(Dropping { len: held, head });
             self.buf.truncate(start);
         }
         Ok(())
+    }
+
+    /// The heads of the too-long lines found from `found[first]` on, the
+    /// first of which starts at `start` in the buffer.
+    #[cold]
+    fn read_heads(&mut self, first: usize, mut start: usize) -> Result<(), OutOfMemory> {
+        for at in first..self.found.len() {
+            match self.found[at] {
+                Found::Line { start: line, len } => start = line + len + 1,
+                Found::TooLong { len, .. } => {
+                    let head = self.head(start, false)?.map(|(head, _)| head);
+                    self.found[at] = Found::TooLong { len, head };
+                    start += len + 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The head of the over-long line at `start` in the buffer (SPEC §10.6
+    /// (d)), its texts kept in `heads`, or for a line still being dropped
+    /// in `dropping_head` (with the number that tells this head from a
+    /// later one's). `None` in the JSON-RPC profile and where the first
+    /// bytes hold no damaged request or response.
+    fn head(&mut self, start: usize, dropping: bool) -> Result<Option<(Head, u64)>, OutOfMemory> {
+        if self.profile != Profile::Mcp {
+            return Ok(None);
+        }
+        let first = &self.buf[start..start + self.max_line];
+        let Some(c) = too_long_head(first)? else { return Ok(None) };
+        let (id, id_span) = (c.id.unwrap_or_default(), c.spans.id.unwrap_or(Span { offset: 0, len: 0 }));
+        let method = c.method.as_deref().zip(c.spans.method);
+        let to = match dropping {
+            true => {
+                self.dropping_head.clear();
+                self.dropping_head_number += 1;
+                &mut self.dropping_head
+            }
+            false => &mut self.heads,
+        };
+        let text = to.len();
+        to.try_reserve(id.len() + method.map_or(0, |(m, _)| m.len()))?;
+        to.extend_from_slice(id.as_bytes());
+        if let Some((m, _)) = method {
+            to.extend_from_slice(m.as_bytes());
+        }
+        let head = Head {
+            text,
+            id_len: id.len(),
+            id_kind: c.id_kind,
+            id_span,
+            method: method.map(|(m, span)| (m.len(), span)),
+        };
+        Ok(Some((head, self.dropping_head_number)))
+    }
+
+    /// The head of a dropped line, now that its end is seen: its texts move
+    /// to `heads`.
+    fn dropped_head(&mut self, dropping: Dropping) -> Result<Option<Head>, OutOfMemory> {
+        let Some((head, _)) = dropping.head else { return Ok(None) };
+        let text = self.heads.len();
+        fallible::extend(&mut self.heads, &self.dropping_head)?;
+        Ok(Some(Head { text, ..head }))
+    }
+}
+
+impl Head {
+    /// The head's classification, its texts in `heads`, its method as it
+    /// stands between its quotes.
+    pub(crate) fn classification<'h>(&self, heads: &'h [u8]) -> Classification<'h> {
+        let text = |from: usize, len: usize| std::str::from_utf8(&heads[from..from + len]).unwrap_or_default();
+        let id = text(self.text, self.id_len);
+        let method = self.method.map(|(len, span)| (text(self.text + self.id_len, len), span));
+        Classification::too_long_head(id, self.id_kind, self.id_span, method)
     }
 }
 
@@ -268,8 +423,9 @@ impl Reader {
 struct Mark {
     len: usize,
     pending: usize,
-    dropping: Option<usize>,
+    dropping: Option<Dropping>,
     number: u64,
+    heads: usize,
 }
 
 /// The lines of one call, in order; they borrow the reader until its next
@@ -277,6 +433,7 @@ struct Mark {
 #[derive(Debug, Clone)]
 pub struct Batch<'r> {
     buf: &'r [u8],
+    heads: &'r [u8],
     found: std::slice::Iter<'r, Found>,
     number: u64,
     profile: Profile,
@@ -288,6 +445,11 @@ impl<'r> Batch<'r> {
     /// classifies them into memory of its own.
     pub(crate) fn parts(&self) -> (&'r [u8], &'r [Found], u64) {
         (self.buf, self.found.as_slice(), self.number)
+    }
+
+    /// The texts the batch's too-long lines' heads point into.
+    pub(crate) fn heads(&self) -> &'r [u8] {
+        self.heads
     }
 
     /// The profile its lines are classified by.
@@ -308,7 +470,14 @@ impl<'r> Iterator for Batch<'r> {
                 let bytes = &self.buf[start..start + len];
                 Line::Complete { number, bytes, classification: self.profile.classify(bytes) }
             }
-            Found::TooLong { len } => Line::TooLong { number, len },
+            Found::TooLong { len, head } => {
+                let head = head.map(|head| {
+                    let mut c = head.classification(self.heads);
+                    c.decode_method().unwrap_or_else(|OutOfMemory| fallible::abort());
+                    c
+                });
+                Line::TooLong { number, len, head }
+            }
         })
     }
 

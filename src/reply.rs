@@ -44,6 +44,10 @@ const INTERNAL_ERROR: i32 = -32603;
 const SUBSTITUTE_MESSAGE: &str = "Internal error: the peer's response to this request is not valid MCP";
 /// The reply's message for a request an SDK's decoder refused (SPEC §10.4).
 const REFUSED_MESSAGE: &str = "Invalid Request: the receiving MCP SDK cannot read this request";
+/// The reply's message for each request of an MCP batch (SPEC §10.6 (b)).
+const NO_BATCHES_MESSAGE: &str = "Invalid Request: MCP has no batches; send each request on its own line";
+/// The reply's message for a request too long to read (SPEC §10.6 (d)).
+const TOO_LONG_MESSAGE: &str = "Invalid Request: the line is longer than this peer reads";
 
 /// What an owed reply says, before it is written.
 #[derive(Debug, Clone, Copy)]
@@ -115,9 +119,18 @@ impl Classification<'_> {
     /// The reply the endpoint in `role` owes for this line, or `None`.
     #[inline]
     pub fn reply(&self, role: Role) -> Option<String> {
+        if let (Some(batch), Role::Server) = (self.batch, role) {
+            return batch_reply_text(batch);
+        }
         // Most lines owe nothing: that answer inlines, the text does not.
         let owed = self.owed(role)?;
         Some(owed_text(&owed))
+    }
+
+    /// The MCP batch whose requests are each owed a reply in role server
+    /// (SPEC §10.6 (b)), which [`write_batch_reply`] writes.
+    pub(crate) fn batch_owed(&self) -> Option<&str> {
+        self.batch
     }
 
     /// What the reply owed in `role` says, or `None` when none is owed.
@@ -129,7 +142,11 @@ impl Classification<'_> {
                 Some(Reason::McpRequest(fault)) => (INVALID_REQUEST, Message::McpRequest(fault)),
                 _ => return None,
             },
+            // A damaged response is never answered (SPEC §10.6 (c)).
+            (Kind::ParseError, _) if self.has_substitute() => return None,
+            (Kind::ParseError, Role::Server) if self.too_long => (INVALID_REQUEST, Message::Fixed(TOO_LONG_MESSAGE)),
             (Kind::ParseError, Role::Server) => (PARSE_ERROR, Message::Fixed("Parse error")),
+            (Kind::Batch, Role::Server) if self.batch.is_some() => return None,
             (Kind::Batch, Role::Server) => {
                 (INVALID_REQUEST, Message::Fixed("Invalid Request: this server doesn't accept batches"))
             }
@@ -137,7 +154,8 @@ impl Classification<'_> {
             _ => return None,
         };
         let id = match self.kind {
-            Kind::InvalidRequest => self.echoed_id(),
+            // A damaged request's readable id (SPEC §10.6 (c), (d)).
+            Kind::InvalidRequest | Kind::ParseError => self.echoed_id(),
             _ => "null",
         };
         Some(Owed { id, code, message })
@@ -174,6 +192,28 @@ impl Classification<'_> {
             _ => None,
         }
     }
+}
+
+/// Writes the replies to an MCP batch's requests (SPEC §10.6 (b)), each
+/// `{"jsonrpc":"2.0","id":<ID>,"error":{"code":-32600,...}}`, joined by LF.
+pub(crate) fn write_batch_reply(batch: &str, out: &mut impl Write) -> fmt::Result {
+    let mut first = true;
+    for element in crate::rules::damaged_elements(batch) {
+        let Some(id) = crate::rules::batch_request_id(element).map_err(|_| fmt::Error)? else { continue };
+        if !std::mem::take(&mut first) {
+            out.write_char('\n')?;
+        }
+        Owed { id, code: INVALID_REQUEST, message: Message::Fixed(NO_BATCHES_MESSAGE) }
+            .write(NO_BATCHES_MESSAGE, out)?;
+    }
+    Ok(())
+}
+
+#[cold]
+fn batch_reply_text(batch: &str) -> Option<String> {
+    let mut out = String::new();
+    write_batch_reply(batch, &mut out).ok()?;
+    Some(out)
 }
 
 #[cold]

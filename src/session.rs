@@ -66,6 +66,14 @@ pub(crate) mod notes {
     pub const OWED_A_REPLY: &CStr = c"owed a reply";
     pub const NO_MESSAGE: &CStr = c"not a message";
     pub const TOO_LONG: &CStr = c"longer than the line limit";
+    pub const TOO_LONG_ANSWERED: &CStr =
+        c"longer than the line limit: answered by the id of the request its first bytes hold";
+    pub const TOO_LONG_SUBSTITUTED: &CStr =
+        c"longer than the line limit: a response whose substitute fails the request it answers";
+    pub const DAMAGED_SUBSTITUTED: &CStr =
+        c"a damaged response: its substitute fails the request whose readable id it holds";
+    pub const DAMAGED_NOT_OUTSTANDING: &CStr =
+        c"a damaged response, and no request of ours is waiting on its readable id";
     pub const SUBSTITUTED: &CStr = c"not a valid MCP response: its substitute fails the request it answers";
     pub const NOT_OUTSTANDING: &CStr = c"not a valid MCP response, and no request of ours is waiting on its id";
     pub const NO_MCP_ID: &CStr = c"not a valid MCP response, and its id names no request";
@@ -184,8 +192,10 @@ impl Session {
     /// answers as answered).
     pub fn try_decide(&mut self, line: &Line<'_>) -> Result<Decision, OutOfMemory> {
         Ok(match line {
-            Line::TooLong { .. } => {
-                Decision { action: Action::Drop, text: None, note: Some(notes_text(notes::TOO_LONG)) }
+            Line::TooLong { head, .. } => {
+                let verdict = self.verdict_too_long(head.as_ref())?;
+                let text = head.as_ref().and_then(|c| verdict_text(&verdict, self.role, c, &[]));
+                Decision { action: verdict.action, text, note: verdict.note.map(notes_text) }
             }
             Line::Complete { classification, bytes, .. } => {
                 let verdict = self.verdict(classification)?;
@@ -257,6 +267,20 @@ impl Session {
         })
     }
 
+    /// The decision for a line over the limit, whose first bytes may hold
+    /// a damaged request or response (`head`, SPEC §10.6 (d)).
+    pub(crate) fn verdict_too_long(&mut self, head: Option<&Classification<'_>>) -> Result<Verdict, OutOfMemory> {
+        Ok(match head {
+            Some(c) if c.is_damaged_request() && self.role == Role::Server => {
+                Verdict::new(Action::Answer, notes::TOO_LONG_ANSWERED)
+            }
+            Some(c) if c.has_substitute() && self.answered(c)? => {
+                Verdict::new(Action::Substitute, notes::TOO_LONG_SUBSTITUTED)
+            }
+            _ => Verdict::new(Action::Drop, notes::TOO_LONG),
+        })
+    }
+
     /// The decision for a line within the limit, before its text is made.
     pub(crate) fn verdict(&mut self, c: &Classification<'_>) -> Result<Verdict, OutOfMemory> {
         let mcp = self.profile == Profile::Mcp;
@@ -290,6 +314,12 @@ impl Session {
             }
             Kind::InvalidResponse => Verdict::new(Action::Drop, notes::NO_MCP_ID),
             Kind::InvalidRequest => Verdict::new(Action::Answer, notes::OWED_A_REPLY),
+            // A damaged response (SPEC §10.6 (c)): never answered; its
+            // substitute goes on while its id is outstanding.
+            Kind::ParseError if c.has_substitute() => match self.answered(c)? {
+                true => Verdict::new(Action::Substitute, notes::DAMAGED_SUBSTITUTED),
+                false => Verdict::new(unread(self.role), notes::DAMAGED_NOT_OUTSTANDING),
+            },
             Kind::ParseError | Kind::Batch | Kind::NotObject if self.role == Role::Server => {
                 Verdict::new(Action::Answer, notes::OWED_A_REPLY)
             }
@@ -560,6 +590,68 @@ mod tests {
         // The JSON-RPC profile hands every line on as it stands.
         let mut j = Session::new(Role::Server, Profile::JsonRpc);
         assert!(decide(&mut j, stream).iter().all(|d| d == &(Action::Forward, None)));
+    }
+
+    #[test]
+    fn every_request_whose_id_is_in_the_line_is_answered_by_it() {
+        // SPEC 10.6: a byte order mark, a batch, a damaged line, a line too
+        // long to read, each from a host waiting on its requests.
+        let mut s = Session::new(Role::Server, Profile::Mcp);
+        let stream = [
+            &b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n"[..],
+            b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"id\":\"2\",\"method\":\"tools/list\"}]\n",
+            b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"arguments\":{\"text\":\"a\xFFb\"}}}\n",
+            b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"arguments\":{\"text\":\"",
+            &[b'x'; 200],
+            b"\"}}}\n",
+        ]
+        .concat();
+        let batch = |id: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600,"message":"Invalid Request: MCP has no batches; send each request on its own line"}}}}"#
+            )
+        };
+        assert_eq!(
+            decide_within(&mut s, &stream, 128),
+            [
+                (Action::Forward, Some(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#.to_owned())),
+                (Action::Answer, Some(format!("{}\n{}", batch("1"), batch(r#""2""#)))),
+                (Action::Answer, Some(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"Parse error"}}"#.to_owned())),
+                (
+                    Action::Answer,
+                    Some(
+                        r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: the line is longer than this peer reads"}}"#
+                            .to_owned()
+                    )
+                ),
+            ]
+        );
+        // A client reads no reply into a damaged line: it diverts it.
+        let mut client = Session::new(Role::Client, Profile::Mcp);
+        assert_eq!(decide(&mut client, &stream[..stream.len() - 206]).last(), Some(&(Action::Divert, None)));
+    }
+
+    #[test]
+    fn a_damaged_or_too_long_response_is_substituted_while_its_id_is_outstanding() {
+        let mut s = Session::new(Role::Client, Profile::Mcp);
+        let damaged = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\"\xFF\"}}\n";
+        assert_eq!(decide(&mut s, damaged), [(Action::Divert, None)]);
+        s.sent(br#"{"jsonrpc":"2.0","id":7,"method":"tools/call"}"#);
+        assert_eq!(decide(&mut s, damaged), [(Action::Substitute, Some(SUBSTITUTE_7.to_owned()))]);
+        assert_eq!(s.outstanding(), 0);
+        // Too long, in pieces: its first bytes hold the id.
+        s.sent(br#"{"jsonrpc":"2.0","id":7,"method":"tools/call"}"#);
+        let mut reader = Reader::with_profile(64, Profile::Mcp);
+        let mut got = Vec::new();
+        for piece in [&b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\""[..], &[b'y'; 100], b"\"}}\n"] {
+            got.extend(reader.feed(piece).unwrap().map(|line| s.decide(&line)));
+        }
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].action, got[0].text.as_deref()), (Action::Substitute, Some(SUBSTITUTE_7)));
+        // The JSON-RPC profile reads no head: dropped as before.
+        let mut j = Session::new(Role::Server, Profile::JsonRpc);
+        let long = [&b"{\"id\":1,\"method\":\"m\",\"params\":\""[..], &[b'z'; 100], b"\"}\n"].concat();
+        assert_eq!(decide_within(&mut j, &long, 64), [(Action::Drop, None)]);
     }
 
     #[test]

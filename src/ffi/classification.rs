@@ -95,7 +95,10 @@ pub struct JsonRpcClassification {
     pub error_span: JsonRpcSpan,
     /// The id's exact JSON text, as it stood in the line (never re-encoded,
     /// never rounded): exactly the line's bytes at `id_span`. Absent when
-    /// there is no `id` member.
+    /// there is no `id` member. In the MCP profile a
+    /// `JSONRPC_KIND_PARSE_ERROR` has one where it is a damaged request or
+    /// response (SPEC §10.6 (c)): the readable id, and for a request the
+    /// readable method; every other field stays as for any parse error.
     pub id: JsonRpcStr,
     /// The decoded method (UTF-8; a lone surrogate escape becomes U+FFFD),
     /// where `method` is a string; absent otherwise. Every escape shortens
@@ -108,13 +111,17 @@ pub struct JsonRpcClassification {
     /// `JSONRPC_KIND_NONE` after a failed call, why. Absent otherwise.
     pub reason: JsonRpcStr,
     /// The reply a server owes for this line (SPEC §4), or absent for none.
-    /// The same text `jsonrpc_invalid_reply` gives for the server role.
+    /// The same text `jsonrpc_invalid_reply` gives for the server role. For
+    /// an MCP batch of requests (SPEC §10.6 (b)) it is one reply per
+    /// request, joined by LF (the text then holds LF bytes; each line is
+    /// one reply, written as the batch's one answer).
     pub reply_server: JsonRpcStr,
     /// The reply a client owes for this line, or absent for none.
     pub reply_client: JsonRpcStr,
-    /// For a `JSONRPC_KIND_INVALID_RESPONSE` whose id is an MCP id, the
-    /// error response to hand on in the line's place so that the request
-    /// it answers fails at once (SPEC §10.3); absent otherwise.
+    /// For a `JSONRPC_KIND_INVALID_RESPONSE` whose id is an MCP id, or a
+    /// damaged response (SPEC §10.6 (c)), the error response to hand on in
+    /// the line's place so that the request it answers fails at once (SPEC
+    /// §10.3); absent otherwise.
     pub substitute: JsonRpcStr,
     /// Private to the library: the one allocation that holds the strings
     /// above, or NULL when the result owns no memory (no strings, or strings
@@ -319,6 +326,9 @@ pub(super) struct Unusual<'c> {
     replies: Option<Replies<'c>>,
     /// An `invalid_response`'s substitute, and its length.
     substitute: Option<(Owed<'c>, usize)>,
+    /// An MCP batch whose requests are owed a reply each in role server,
+    /// and the length of those replies (SPEC §10.6 (b)).
+    batch: Option<(&'c str, usize)>,
 }
 
 /// The replies a line is owed, and their one message.
@@ -402,7 +412,15 @@ impl<'c> Unusual<'c> {
             let mut counter = Counter::default();
             owed.write(owed.message.fixed()?, &mut counter).ok().map(|()| (owed, counter.0))
         });
-        let mut unusual = Unusual { reason, replies: None, substitute };
+        let batch = match c.batch_owed() {
+            Some(text) => {
+                let mut counter = Counter::default();
+                crate::reply::write_batch_reply(text, &mut counter).ok()?;
+                Some((text, counter.0))
+            }
+            None => None,
+        };
+        let mut unusual = Unusual { reason, replies: None, substitute, batch };
         let (server, client) = (c.owed(Role::Server), c.owed(Role::Client));
         let Some(any) = server.or(client) else {
             return Some(unusual);
@@ -431,6 +449,7 @@ impl<'c> Unusual<'c> {
             + len(replies.and_then(|r| r.server.as_ref()).map(|s| s.1))
             + len(replies.and_then(|r| r.client.as_ref()).map(|c| c.1))
             + len(self.substitute.as_ref().map(|s| s.1))
+            + len(self.batch.map(|b| b.1))
     }
 
     #[cold]
@@ -439,6 +458,12 @@ impl<'c> Unusual<'c> {
             let text = r.as_str();
             place.place(text.len(), |to| copy(to, text))
         });
+        if let Some((batch, len)) = self.batch {
+            let server = place.place(len, |to| {
+                let _ = crate::reply::write_batch_reply(batch, to);
+            });
+            return [reason, server, JsonRpcStr::ABSENT, JsonRpcStr::ABSENT];
+        }
         let Some(replies) = &self.replies else {
             let substitute = self.substitute.as_ref().map_or(JsonRpcStr::ABSENT, |(owed, len)| {
                 place.place(*len, |to| {

@@ -44,7 +44,13 @@ pub struct JsonRpcReader {
 /// `jsonrpc_classify` gives for it, its spans counted from the line's
 /// first byte and its strings in the batch's `texts` (its `storage` is
 /// NULL: it owns nothing). A line over the limit has the kind
-/// `JSONRPC_KIND_TOO_LONG`, an `offset` of 0, and nothing else.
+/// `JSONRPC_KIND_TOO_LONG` and an `offset` of 0; in the MCP profile, where
+/// its first bytes (as many as the limit) hold a damaged request or
+/// response (SPEC §10.6 (d)), its classification also has the readable
+/// `id`, `id_kind` and `id_span` (a position in the line, whose bytes are
+/// not held) and, for a request, `method` and `method_span` and the
+/// `reply_server` that says the line is too long; for a response, the
+/// `substitute`. Otherwise it has nothing else.
 ///
 /// A line read by a `JsonRpcSession` also carries what to do with it
 /// (SPEC §8 to §10): `action`, with `action_text` (for
@@ -145,6 +151,7 @@ impl JsonRpcReader {
         }
         let profile = batch.profile();
         let (buf, found, first) = batch.parts();
+        let heads = batch.heads();
         items.try_reserve(found.len()).map_err(OutOfMemory::from)?;
         // Each item is written straight into its slot.
         for ((number, &found), slot) in (first..).zip(found).zip(items.spare_capacity_mut()) {
@@ -167,7 +174,7 @@ impl JsonRpcReader {
                     };
                     slot.write(JsonRpcLine::decided(number, start, len, classification, verdict.as_ref(), at));
                 }
-                Found::TooLong { len } => {
+                Found::TooLong { len, head: None } => {
                     let classification = JsonRpcClassification {
                         kind: JsonRpcKind::JSONRPC_KIND_TOO_LONG,
                         ..JsonRpcClassification::NONE
@@ -175,6 +182,28 @@ impl JsonRpcReader {
                     let too_long = Verdict { action: Action::Drop, note: Some(notes::TOO_LONG), id: None };
                     let verdict = deciding.as_ref().map(|_| &too_long);
                     slot.write(JsonRpcLine::decided(number, 0, len, classification, verdict, TextAt::None));
+                }
+                // SPEC §10.6 (d): what the line's first bytes hold, and
+                // the session's decision from it.
+                Found::TooLong { len, head: Some(head) } => {
+                    let c = head.classification(heads);
+                    let mut unusual = None;
+                    let strings = Texts::of(&c, None, &mut unusual)?;
+                    texts.try_reserve(strings.size()).map_err(OutOfMemory::from)?;
+                    let placed = strings.place(texts);
+                    let classification = JsonRpcClassification {
+                        kind: JsonRpcKind::JSONRPC_KIND_TOO_LONG,
+                        ..JsonRpcClassification::with_strings(&c, placed, std::ptr::null_mut())
+                    };
+                    let (verdict, at) = match deciding.as_mut() {
+                        None => (None, TextAt::None),
+                        Some(d) => {
+                            let verdict = d.session.verdict_too_long(Some(&c))?;
+                            let at = text_at(&verdict, d, &c, &[])?;
+                            (Some(verdict), at)
+                        }
+                    };
+                    slot.write(JsonRpcLine::decided(number, 0, len, classification, verdict.as_ref(), at));
                 }
             }
         }

@@ -76,6 +76,19 @@ pub unsafe extern "C" fn jsonrpc_invalid_reply(line: *const u8, len: usize, role
                 },
                 Err(_) => Classification::unreadable(),
             };
+            if let (Some(batch), Role::Server) = (c.batch_owed(), role) {
+                // SPEC §10.6 (b): a reply for each request of the batch.
+                let mut size = Counter::default();
+                if crate::reply::write_batch_reply(batch, &mut size).is_err() {
+                    return failed(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY);
+                }
+                return match JsonRpcString::new(size.0, |to| {
+                    let _ = crate::reply::write_batch_reply(batch, to);
+                }) {
+                    Ok(text) => JsonRpcReply { status: JsonRpcStatus::JSONRPC_STATUS_OK, text },
+                    Err(OutOfMemory) => failed(JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY),
+                };
+            }
             let Some(owed) = c.owed(role) else {
                 return failed(JsonRpcStatus::JSONRPC_STATUS_OK);
             };

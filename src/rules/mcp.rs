@@ -357,7 +357,7 @@ fn value_end(b: &[u8], start: usize) -> Option<usize> {
 }
 
 /// Whether `value` (in `line`) is an MCP id (SPEC §10.1).
-fn mcp_id(value: Value, line: &str) -> Result<(), What> {
+pub(super) fn mcp_id(value: Value, line: &str) -> Result<(), What> {
     match value.kind {
         ValueKind::String if has_lone_surrogate(value.inner(line)) => Err(What::LoneSurrogate),
         ValueKind::String => Ok(()),

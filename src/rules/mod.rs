@@ -2,6 +2,7 @@
 //! Pure functions of the scanner's findings; no I/O, no allocation unless a
 //! method needs decoding (or a line nests over a thousand levels deep).
 
+mod damaged;
 mod mcp;
 mod members;
 
@@ -9,6 +10,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+pub(crate) use damaged::elements as damaged_elements;
 pub use mcp::{RequestFault, ResponseFault, What};
 use members::Members;
 
@@ -249,6 +251,12 @@ pub struct Classification<'a> {
     /// instead (SPEC 10.5, with `spans` for the other members); else
     /// `None`.
     pub(crate) normal: Option<Span>,
+    /// An MCP batch with requests owed a reply each (SPEC §10.6 (b)): the
+    /// batch's text, whose elements the reply is written from.
+    pub(crate) batch: Option<&'a str>,
+    /// The reading of a too-long line's first bytes (SPEC §10.6 (d)), not
+    /// of a whole line.
+    pub(crate) too_long: bool,
 }
 
 impl Classification<'_> {
@@ -278,6 +286,8 @@ impl Classification<'_> {
             reason: None,
             value,
             normal: None,
+            batch: None,
+            too_long: false,
         }
     }
 }
@@ -297,7 +307,7 @@ pub fn try_classify(line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
 
 impl Classification<'_> {
     /// Decodes a method with escapes into a string of its own.
-    fn decode_method(&mut self) -> Result<(), OutOfMemory> {
+    pub(crate) fn decode_method(&mut self) -> Result<(), OutOfMemory> {
         if self.method_escaped
             && let Some(raw) = self.method.as_deref()
         {
@@ -313,9 +323,21 @@ impl Classification<'_> {
     /// Whether the line is an `invalid_response` whose id is an MCP id, so
     /// that it has a substitute (SPEC §10.3).
     pub fn has_substitute(&self) -> bool {
-        self.kind == Kind::InvalidResponse
-            && self.id_kind.is_echoable()
-            && !matches!(self.reason, Some(Reason::McpResponse(ResponseFault::Id(_))))
+        match self.kind {
+            Kind::InvalidResponse => {
+                self.id_kind.is_echoable() && !matches!(self.reason, Some(Reason::McpResponse(ResponseFault::Id(_))))
+            }
+            // A damaged response (SPEC §10.6 (c), (d)): a readable MCP id
+            // and no readable method.
+            Kind::ParseError => self.id.is_some() && self.method.is_none(),
+            _ => false,
+        }
+    }
+
+    /// Whether the line is a damaged request (SPEC §10.6 (c), (d)): a
+    /// `parse_error` whose readable members hold an MCP id and a method.
+    pub fn is_damaged_request(&self) -> bool {
+        self.kind == Kind::ParseError && self.id.is_some() && self.method.is_some()
     }
 }
 
@@ -324,18 +346,52 @@ impl Classification<'_> {
 /// memory of its own.
 #[inline(always)]
 pub(crate) fn classify_undecoded(line: &[u8], profile: Profile) -> Result<Classification<'_>, OutOfMemory> {
+    if profile == Profile::Mcp
+        && let Some(rest) = line.strip_prefix(damaged::BOM)
+    {
+        return with_bom(rest);
+    }
+    classify_text(line, profile, false)
+}
+
+/// SPEC §10.6 (a): an MCP line after a byte order mark, classified as the
+/// rest of the line, its spans counted from the line's first byte, and a
+/// message always handed on in its normal form (without the mark).
+#[cold]
+fn with_bom(rest: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
+    let mut c = classify_text(rest, Profile::Mcp, true)?;
+    let shift = |span: &mut Option<Span>| {
+        if let Some(span) = span {
+            span.offset += damaged::BOM.len();
+        }
+    };
+    let spans = &mut c.spans;
+    for span in [&mut spans.id, &mut spans.method, &mut spans.params, &mut spans.result, &mut spans.error] {
+        shift(span);
+    }
+    shift(&mut c.normal);
+    if let Some(Reason::Parse(error)) = &mut c.reason {
+        *error = error.shifted(damaged::BOM.len());
+    }
+    Ok(c)
+}
+
+#[inline(always)]
+fn classify_text(line: &[u8], profile: Profile, bom: bool) -> Result<Classification<'_>, OutOfMemory> {
     let mut members = Members::default();
     Ok(match scan::scan(line, &mut members) {
+        Err(ScanError::Parse(error)) if profile == Profile::Mcp => damaged_line(line, error)?,
         Err(ScanError::Parse(error)) => Classification::parse_error(error),
         Err(ScanError::OutOfMemory) => return Err(OutOfMemory),
         Ok(scanned) => match scanned.root {
             Root::Nothing => Classification::bare(Kind::Empty, None),
+            Root::Array if profile == Profile::Mcp => mcp_batch(scanned.text)?,
             Root::Array => Classification::bare(Kind::Batch, Some(ValueKind::Array)),
             Root::Scalar(value) => Classification::bare(Kind::NotObject, Some(value)),
             Root::Object => {
                 let mut c = object(scanned.text, &members, scanned.escapes);
                 if profile == Profile::Mcp && c.kind.is_message() {
-                    c.apply_mcp(&scanned, &members);
+                    c.apply_mcp(&scanned, &members, bom);
                 }
                 c
             }
@@ -343,15 +399,121 @@ pub(crate) fn classify_undecoded(line: &[u8], profile: Profile) -> Result<Classi
     })
 }
 
+/// SPEC §10.6 (c): a `parse_error` in the MCP profile, with the id and the
+/// method its readable members hold, where they make it a damaged request
+/// or a damaged response.
+#[cold]
+fn damaged_line(line: &[u8], error: ParseError) -> Result<Classification<'_>, OutOfMemory> {
+    let mut c = Classification::parse_error(error);
+    if let Some(read) = damaged::readable(line)? {
+        c.read_damaged(line, read);
+    }
+    Ok(c)
+}
+
+/// The classification of a too-long MCP line's first bytes, `head`, where
+/// they hold a damaged request or a damaged response (SPEC §10.6 (d)).
+pub(crate) fn too_long_head(head: &[u8]) -> Result<Option<Classification<'_>>, OutOfMemory> {
+    let (skipped, body) = match head.strip_prefix(damaged::BOM) {
+        Some(rest) => (damaged::BOM.len(), rest),
+        None => (0, head),
+    };
+    let Some(read) = damaged::readable(body)? else { return Ok(None) };
+    let mut c = Classification { too_long: true, ..Classification::bare(Kind::ParseError, None) };
+    c.read_damaged(body, read);
+    for span in [&mut c.spans.id, &mut c.spans.method].into_iter().flatten() {
+        span.offset += skipped;
+    }
+    Ok(c.id.is_some().then_some(c))
+}
+
+impl<'a> Classification<'a> {
+    /// A too-long line's head as a reader keeps it (SPEC §10.6 (d)): its
+    /// id's text and kind, and its method's text between its quotes.
+    pub(crate) fn too_long_head(
+        id: &'a str,
+        id_kind: IdKind,
+        id_span: Span,
+        method: Option<(&'a str, Span)>,
+    ) -> Classification<'a> {
+        let mut c = Classification { too_long: true, ..Classification::bare(Kind::ParseError, None) };
+        (c.id, c.id_kind, c.spans.id) = (Some(id), id_kind, Some(id_span));
+        if let Some((raw, span)) = method {
+            c.method = Some(Cow::Borrowed(raw));
+            c.method_escaped = raw.contains('\\');
+            c.spans.method = Some(span);
+        }
+        c
+    }
+
+    /// Takes a damaged line's readable id and method, where they make it a
+    /// damaged request or a damaged response (SPEC §10.6 (c)).
+    fn read_damaged(&mut self, line: &'a [u8], read: damaged::Readable) {
+        let text = |value: scan::Value| std::str::from_utf8(value.span.of(line)).ok();
+        let Some((id, raw)) = read.id.and_then(|id| Some((id, text(id)?))) else { return };
+        if mcp::mcp_id(scan::Value { span: Span { offset: 0, len: raw.len() }, kind: id.kind }, raw).is_err() {
+            return;
+        }
+        let method = match read.method {
+            Some(method) if method.kind == ValueKind::String => Some((method, text(method))),
+            Some(_) => return,
+            None if read.answer => None,
+            None => return,
+        };
+        self.id_kind = IdKind::of(Some(id));
+        self.id = Some(raw);
+        self.spans.id = Some(id.span);
+        if let Some((method, Some(raw))) = method {
+            let inner = raw.get(1..raw.len() - 1).unwrap_or_default();
+            self.method = Some(Cow::Borrowed(inner));
+            self.method_escaped = inner.contains('\\');
+            self.spans.method = Some(method.span);
+        }
+    }
+}
+
+/// SPEC §10.6 (b): an MCP batch, with the text its replies are written
+/// from when an element is a request with an MCP id.
+#[cold]
+fn mcp_batch(text: &str) -> Result<Classification<'_>, OutOfMemory> {
+    let mut c = Classification::bare(Kind::Batch, Some(ValueKind::Array));
+    for element in damaged::elements(text) {
+        if batch_request_id(element)?.is_some() {
+            c.batch = Some(text);
+            break;
+        }
+    }
+    Ok(c)
+}
+
+/// The id of a batch's element that is an object with a string `method`
+/// and an MCP `id` (SPEC §10.6 (b)), as it stands.
+pub(crate) fn batch_request_id(element: &str) -> Result<Option<&str>, OutOfMemory> {
+    if !element.starts_with('{') {
+        return Ok(None);
+    }
+    let c = classify_undecoded(element.as_bytes(), Profile::JsonRpc)?;
+    let Some(span) = c.spans.id.filter(|_| c.kind == Kind::Request && c.id_kind.is_echoable()) else {
+        return Ok(None);
+    };
+    let kind = if c.id_kind == IdKind::String { ValueKind::String } else { ValueKind::Number };
+    Ok(mcp::mcp_id(scan::Value { span, kind }, element).is_ok().then_some(c.id).flatten())
+}
+
 impl Classification<'_> {
     /// SPEC §10: the MCP profile's rules, for a line sections 2 to 4 call a
     /// message.
-    fn apply_mcp(&mut self, scanned: &scan::Scanned<'_>, members: &Members) {
+    fn apply_mcp(&mut self, scanned: &scan::Scanned<'_>, members: &Members, bom: bool) {
         match mcp::check(self.kind, scanned, members, self.jsonrpc_2_0) {
             mcp::Verdict::Message => {
                 let line = scanned.text.as_bytes();
                 let edge = |b: Option<&u8>| b.is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
-                if members.twice || edge(line.first()) || edge(line.last()) || memchr::memchr(b'\r', line).is_some() {
+                if bom
+                    || members.twice
+                    || edge(line.first())
+                    || edge(line.last())
+                    || memchr::memchr(b'\r', line).is_some()
+                {
                     self.normal = members.jsonrpc.map(|v| v.span);
                 }
             }
@@ -422,6 +584,8 @@ fn object<'a>(line: &'a str, members: &Members, escapes: bool) -> Classification
         reason,
         value: Some(ValueKind::Object),
         normal: None,
+        batch: None,
+        too_long: false,
     }
 }
 

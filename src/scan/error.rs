@@ -22,6 +22,22 @@ pub enum ParseError {
     BadNumber(usize),
 }
 
+impl ParseError {
+    /// The same error, its offset `by` bytes further on (for a line read
+    /// after a byte order mark).
+    pub(crate) fn shifted(self, by: usize) -> ParseError {
+        match self {
+            ParseError::InvalidUtf8(at) => ParseError::InvalidUtf8(at + by),
+            ParseError::End(at) => ParseError::End(at + by),
+            ParseError::Unexpected { at, byte } => ParseError::Unexpected { at: at + by, byte },
+            ParseError::Control { at, byte } => ParseError::Control { at: at + by, byte },
+            ParseError::BadEscape(at) => ParseError::BadEscape(at + by),
+            ParseError::BadUnicodeEscape(at) => ParseError::BadUnicodeEscape(at + by),
+            ParseError::BadNumber(at) => ParseError::BadNumber(at + by),
+        }
+    }
+}
+
 /// Why a scan did not finish: the line is not JSON, or the scanner could not
 /// get memory for its nesting stack (only a line nested over a thousand
 /// levels deep needs any).

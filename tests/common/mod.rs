@@ -7,6 +7,9 @@ use serde_json::Value;
 
 /// The library's tests/vectors, from the library's tests or the CLI's.
 pub fn vectors_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("JSONRPC_ENVELOPE_VECTORS_DIR") {
+        return PathBuf::from(dir);
+    }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     [here.join("tests/vectors"), here.join("../tests/vectors")]
         .into_iter()

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""An independent reference for the MCP-profile vectors (docs/SPEC.md 1-4, 10.1-10.3).
+"""An independent reference for the MCP-profile vectors (docs/SPEC.md 1-4, 10.1-10.3, 10.6).
 
 It shares no code with the library: a small scanner of its own, written from
 the SPEC, computes every field. It makes tests/vectors/mcp.jsonl and checks it.
+Section 10.6: (a) a byte order mark, (b) a batch's replies and (c) a damaged
+line's readable members are in the vectors; (d), a line too long to read, is
+no single-line vector, but too_long() reads the first bytes of one as (c) says.
 
     python3 tests/vectors/mcp_reference.py --write   # writes mcp.jsonl
     python3 tests/vectors/mcp_reference.py --check   # checks the reference and the file
@@ -239,6 +242,11 @@ LINE_FAULT_TEXT = {"depth": "an MCP message nests at most 127 levels deep",
 
 # ---- SPEC sections 2-4 and 10.2-10.3
 
+def method_text(b, member):
+    """The decoded method string, each lone surrogate as U+FFFD (section 1)."""
+    return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in decoded(b, member))
+
+
 def reply(id_text, code, message):
     return '{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}' % (
         id_text, code, json.dumps(message))
@@ -255,7 +263,7 @@ def classify(line, mcp):
             b.decode("utf-8")
         except UnicodeDecodeError as e:
             raise ParseError("invalid UTF-8 at byte %d" % e.start)
-        start = skip_ws(b, 0)
+        start = skip_ws(b, after_bom(b) if mcp else 0)  # 10.6 (a): the rest of the line
         if start == len(b):
             r["kind"] = "empty"
             return r
@@ -264,10 +272,23 @@ def classify(line, mcp):
             raise ParseError("trailing data at byte %d" % end)
     except ParseError as e:
         r.update(kind="parse_error", reason=str(e), reply_server=reply("null", -32700, "Parse error"))
+        found = mcp and damaged(b)  # 10.6 (c)
+        if found:
+            what, id_member, method = found
+            id_text = b[id_member[0]:id_member[1]].decode("utf-8")
+            r.update(id_kind=id_member[2], id=id_text,
+                     spans={"id": [id_member[0], id_member[1] - id_member[0]]})
+            if what == "request":
+                r["method"] = method_text(b, method)
+                r["spans"]["method"] = [method[0], method[1] - method[0]]
+                r["reply_server"] = reply(id_text, -32700, "Parse error")
+            else:
+                r.update(reply_server=None, substitute=reply(id_text, -32603, SUBSTITUTE))
         return r
     top = value_kind(b, start)
     if top == "array":
-        r.update(kind="batch", reply_server=reply(
+        replies = batch_replies(b, start) if mcp else []  # 10.6 (b)
+        r.update(kind="batch", reply_server="\n".join(replies) if replies else reply(
             "null", -32600, "Invalid Request: this server doesn't accept batches"))
         return r
     if top != "object":
@@ -284,8 +305,7 @@ def classify(line, mcp):
     if idk != "absent":
         r["id"] = b[m["id"][0]:m["id"][1]].decode("utf-8")
     if methodk == "string":
-        r["method"] = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch
-                              for ch in decoded(b, m["method"]))
+        r["method"] = method_text(b, m["method"])
     if methodk == "absent":
         if idk == "absent" and not (r["has_error"] and r["jsonrpc_2_0"]):
             r["kind"] = "not_jsonrpc"
@@ -391,6 +411,333 @@ def response_member_fault(b, m, jsonrpc_2_0):
     return None
 
 
+# ---- SPEC 10.6: a byte order mark, a batch's requests, the readable members of a damaged line
+
+BOM = b"\xef\xbb\xbf"
+BATCH_MESSAGE = "Invalid Request: MCP has no batches; send each request on its own line"
+TOO_LONG_MESSAGE = "Invalid Request: the line is longer than this peer reads"
+
+
+def after_bom(b):
+    """SPEC 10.6 (a): where the line's text begins, past a byte order mark at its very start."""
+    return len(BOM) if b.startswith(BOM) else 0
+
+
+def array_elements(b, i):
+    """The elements of the (valid) array at b[i] ('['): a list of (start, end, kind)."""
+    elements = []
+    i = skip_ws(b, i + 1)
+    if b[i:i + 1] == b"]":
+        return elements
+    while True:
+        start = skip_ws(b, i)
+        i = scan_value(b, start)
+        elements.append((start, i, value_kind(b, start)))
+        i = skip_ws(b, i)
+        if b[i:i + 1] == b"]":
+            return elements
+        i += 1  # the ','
+
+
+def batch_replies(b, start):
+    """SPEC 10.6 (b): the replies a batch (the valid array at b[start]) owes, in its order: one
+    for each element that is an object with a string method and an id that is an MCP id."""
+    replies = []
+    for element_start, _, kind in array_elements(b, start):
+        if kind != "object":  # a nested array is not looked into
+            continue
+        m = object_members(b, element_start)  # unescaped names, the last of a duplicate counts
+        if ("method" in m and m["method"][2] == "string" and "id" in m
+                and mcp_id_fault(b, m["id"]) is None):
+            replies.append(reply(b[m["id"][0]:m["id"][1]].decode("utf-8"), -32600, BATCH_MESSAGE))
+    return replies
+
+
+def utf8_damage(b):
+    """The first byte at which b stops being the beginning of a UTF-8 text (Unicode's table 3-7
+    of well-formed sequences: no overlong form, no surrogate, nothing beyond U+10FFFF), len(b)
+    when it ends inside a sequence, None when all of b is UTF-8."""
+    i, n = 0, len(b)
+    while i < n:
+        c = b[i]
+        if c < 0x80:
+            i += 1
+            continue
+        if 0xC2 <= c <= 0xDF:
+            follow, low, high = 1, 0x80, 0xBF
+        elif c == 0xE0:
+            follow, low, high = 2, 0xA0, 0xBF
+        elif 0xE1 <= c <= 0xEC or c in (0xEE, 0xEF):
+            follow, low, high = 2, 0x80, 0xBF
+        elif c == 0xED:
+            follow, low, high = 2, 0x80, 0x9F
+        elif c == 0xF0:
+            follow, low, high = 3, 0x90, 0xBF
+        elif 0xF1 <= c <= 0xF3:
+            follow, low, high = 3, 0x80, 0xBF
+        elif c == 0xF4:
+            follow, low, high = 3, 0x80, 0x8F
+        else:
+            return i
+        for k in range(1, follow + 1):
+            if i + k >= n:
+                return n
+            if not (low <= b[i + k] <= high if k == 1 else 0x80 <= b[i + k] <= 0xBF):
+                return i + k
+        i += follow + 1
+    return None
+
+
+# The prefix readers below return (None, the index after what they read) when it is whole, or
+# (damage, None) with damage the first byte at which the line can no longer continue it (JSON's
+# grammar only; bytes of 0x80 and above are left to utf8_damage, inside strings).
+HEX = b"0123456789abcdefABCDEF"
+DIGITS = b"0123456789"
+
+
+def string_prefix(b, i):
+    """The string token at b[i] ('"')."""
+    n = len(b)
+    i += 1
+    while i < n:
+        c = b[i]
+        if c == 0x22:  # '"'
+            return None, i + 1
+        if c < 0x20:  # a raw control character
+            return i, None
+        if c == 0x5C:  # '\'
+            if i + 1 >= n:
+                return n, None
+            e = b[i + 1]
+            if e == 0x75:  # 'u' and four hex digits
+                for k in range(i + 2, i + 6):
+                    if k >= n:
+                        return n, None
+                    if b[k] not in HEX:
+                        return k, None
+                i += 6
+                continue
+            if e not in b'"\\/bfnrt':
+                return i + 1, None
+            i += 2
+            continue
+        i += 1
+    return n, None
+
+
+def number_prefix(b, i):
+    """The number token at b[i] ('-' or a digit): -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?"""
+    n = len(b)
+
+    def digits(i):  # one digit or more, from b[i]
+        if i >= n:
+            return n, None
+        if b[i] not in DIGITS:
+            return i, None
+        while i < n and b[i] in DIGITS:
+            i += 1
+        return None, i
+
+    if b[i] == 0x2D:  # '-'
+        i += 1
+        if i >= n:
+            return n, None
+    if i < n and b[i] == 0x30:  # '0', which no digit follows
+        i += 1
+    else:
+        damage, i = digits(i)
+        if damage is not None:
+            return damage, None
+    if i < n and b[i] == 0x2E:  # '.'
+        damage, i = digits(i + 1)
+        if damage is not None:
+            return damage, None
+    if i < n and b[i] in b"eE":
+        i += 1
+        if i < n and b[i] in b"+-":
+            i += 1
+        damage, i = digits(i)
+        if damage is not None:
+            return damage, None
+    return None, i
+
+
+def literal_prefix(b, i):
+    """true, false or null at b[i]."""
+    word = {ord("t"): b"true", ord("f"): b"false", ord("n"): b"null"}[b[i]]
+    for k, c in enumerate(word):
+        if i + k >= len(b):
+            return len(b), None
+        if b[i + k] != c:
+            return i + k, None
+    return None, i + len(word)
+
+
+def name_prefix(b, i):
+    """`"name" :` from b[i] (whitespace first): the index after the ':'."""
+    i = skip_ws(b, i)
+    if i >= len(b):
+        return len(b), None
+    if b[i] != 0x22:
+        return i, None
+    damage, i = string_prefix(b, i)
+    if damage is not None:
+        return damage, None
+    i = skip_ws(b, i)
+    if i >= len(b):
+        return len(b), None
+    if b[i] != 0x3A:  # ':'
+        return i, None
+    return None, i + 1
+
+
+def value_prefix(b, i):
+    """One JSON value from b[i] (whitespace first), at any depth, without recursion."""
+    n = len(b)
+    closers = []  # the byte that closes each open container, '}' or ']'
+    want_value = True
+    while True:
+        i = skip_ws(b, i)
+        if i >= n:
+            return n, None
+        c = b[i]
+        damage = None
+        if want_value:
+            if c == 0x7B or c == 0x5B:  # '{' or '['
+                closers.append(0x7D if c == 0x7B else 0x5D)
+                i = skip_ws(b, i + 1)
+                if i < n and b[i] == closers[-1]:  # empty
+                    closers.pop()
+                    i += 1
+                    want_value = False
+                elif c == 0x7B:
+                    damage, i = name_prefix(b, i)
+            elif c == 0x22:
+                damage, i = string_prefix(b, i)
+                want_value = False
+            elif c in b"tfn":
+                damage, i = literal_prefix(b, i)
+                want_value = False
+            elif c == 0x2D or c in DIGITS:
+                damage, i = number_prefix(b, i)
+                want_value = False
+            else:
+                damage = i
+        elif c == 0x2C:  # ',': the next element, or the next member's name
+            if closers[-1] == 0x7D:
+                damage, i = name_prefix(b, i + 1)
+            else:
+                i += 1
+            want_value = True
+        elif c == closers[-1]:
+            closers.pop()
+            i += 1
+        else:
+            damage = i
+        if damage is not None:
+            return damage, None
+        if not want_value and not closers:
+            return None, i
+
+
+def outer_members(b, i):
+    """Reads the object at b[i] ('{') as far as JSON's grammar lets it, and what follows it.
+    Returns (damage, members): damage is the first byte at which the line stops being the
+    beginning of a JSON text by the grammar (None if it is one whole); members lists each member
+    reached as [name token, index of its ':', value start, value end, index of the ',' or '}'
+    after it], the last three None where not reached."""
+    n = len(b)
+    members = []
+    i = skip_ws(b, i + 1)
+    if i < n and b[i] == 0x7D:
+        end = i + 1
+    else:
+        while True:
+            i = skip_ws(b, i)
+            if i >= n:
+                return n, members
+            if b[i] != 0x22:
+                return i, members
+            damage, name_end = string_prefix(b, i)
+            if damage is not None:
+                return damage, members
+            colon = skip_ws(b, name_end)
+            if colon >= n:
+                return n, members
+            if b[colon] != 0x3A:
+                return colon, members
+            start = skip_ws(b, colon + 1)
+            member = [b[i:name_end], colon, start, None, None]
+            members.append(member)
+            damage, value_end = value_prefix(b, start)
+            if damage is not None:
+                return damage, members
+            member[3] = value_end
+            after = skip_ws(b, value_end)
+            if after >= n:
+                return n, members
+            if b[after] not in (0x2C, 0x7D):
+                return after, members
+            member[4] = after
+            if b[after] == 0x7D:
+                end = after + 1
+                break
+            i = after + 1
+    rest = skip_ws(b, end)  # data after the object is damage
+    return (rest if rest < n else None), members
+
+
+def readable_members(b):
+    """SPEC 10.6 (c), and (d) for the first bytes of a line too long to read: None unless the
+    line's first byte that is not whitespace (past a byte order mark) is '{'; else (damage,
+    readable, being_read): the point of damage (None when nothing is damaged), the readable
+    members of the outer object as {unescaped name: (value start, value end, kind)}, each with
+    its last readable value, and the set of the names being read."""
+    start = skip_ws(b, after_bom(b))
+    if b[start:start + 1] != b"{":
+        return None
+    grammar, members = outer_members(b, start)
+    damage = min((d for d in (grammar, utf8_damage(b)) if d is not None), default=None)
+    before = lambda index: damage is None or index < damage
+    readable, being_read = {}, set()
+    for name, colon, value_start, value_end, after in members:
+        if after is not None and before(after):
+            readable[json.loads(name.decode("utf-8"))] = (value_start, value_end, value_kind(b, value_start))
+        elif before(colon):
+            being_read.add(json.loads(name.decode("utf-8")))
+    return damage, readable, being_read
+
+
+def damaged(b):
+    """SPEC 10.6 (c): ("request", id, method) for a damaged request, ("response", id, None) for a
+    damaged response, else None; id and method are members as readable_members gives them."""
+    read = readable_members(b)
+    if read is None:
+        return None
+    _, readable, being_read = read
+    id_member, method = readable.get("id"), readable.get("method")
+    if id_member is None or mcp_id_fault(b, id_member) is not None:
+        return None
+    if method is not None:
+        return ("request", id_member, method) if method[2] == "string" else None
+    if {"result", "error"} & (set(readable) | being_read):
+        return ("response", id_member, None)
+    return None
+
+
+def too_long(first_bytes):
+    """SPEC 10.6 (d), for a session in the MCP profile: the first bytes of a line too long to
+    read (as many as the reader's limit) give (the server role's reply, or None; the substitute
+    to hand on while the response's id is outstanding, or None). Not a single-line vector."""
+    found = damaged(first_bytes)
+    if found is None:
+        return None, None
+    id_text = first_bytes[found[1][0]:found[1][1]].decode("utf-8")
+    if found[0] == "request":
+        return reply(id_text, -32600, TOO_LONG_MESSAGE), None
+    return None, reply(id_text, -32603, SUBSTITUTE)
+
+
 # ---- the file: the shared named cases, every envelope line, then cases of our own
 
 EXTRA = [  # (name, line): SPEC 10.2/10.3 rules and <what> texts the shared cases lack
@@ -427,10 +774,7 @@ EXTRA = [  # (name, line): SPEC 10.2/10.3 rules and <what> texts the shared case
     ("error code -0 is refused", '{"jsonrpc":"2.0","id":1,"error":{"code":-0,"message":"m"}}'),
     ("error code 0 is fine", '{"jsonrpc":"2.0","id":1,"error":{"code":0,"message":"m"}}'),
     ("error code -(2^53-1) is beyond 32 bits", '{"jsonrpc":"2.0","id":1,"error":{"code":-9007199254740991,"message":"m"}}'),
-    ("error code 2^31-1 is fine", '{"jsonrpc":"2.0","id":1,"error":{"code":2147483647,"message":"m"}}'),
-    ("error code -2^31 is fine", '{"jsonrpc":"2.0","id":1,"error":{"code":-2147483648,"message":"m"}}'),
-    ("error code 2^31 is beyond 32 bits", '{"jsonrpc":"2.0","id":"r","error":{"code":2147483648,"message":"m"}}'),
-    ("error code -2^31-1 is beyond 32 bits", '{"jsonrpc":"2.0","id":1,"error":{"code":-2147483649,"message":"m"}}'),
+    ("error code 2^31 with a string id has a substitute", '{"jsonrpc":"2.0","id":"r","error":{"code":2147483648,"message":"m"}}'),
     ("error code beyond 32 bits naming no request: no substitute", '{"jsonrpc":"2.0","id":null,"error":{"code":4294967296,"message":"m"}}'),
     ("error code a non-ASCII string", '{"jsonrpc":"2.0","id":1,"error":{"code":"é","message":"m"}}'),
     ("error code null", '{"jsonrpc":"2.0","id":1,"error":{"code":null,"message":"m"}}'),
@@ -505,6 +849,34 @@ EXTRA += [  # SPEC 10.2 rules 7 and 8, 10.3 (e) and (f)
     ("a surrogate pair in a result is fine", '{"jsonrpc":"2.0","id":1,"result":{"a":"\\ud83d\\ude00"}}'),
 ]
 
+EXTRA += [  # SPEC 10.6 (a) to (c); a line given as bytes is not UTF-8
+    ("a byte order mark alone is empty", "\ufeff"),
+    ("a byte order mark before a batch: its request is answered", '\ufeff[{"jsonrpc":"2.0","id":1,"method":"ping"}]'),
+    ("a byte order mark, whitespace, then a request: spans count from the mark", '\ufeff \t{"jsonrpc":"2.0","id":"w","method":"ping"}'),
+    ("a byte order mark before an invalid response: its substitute", '\ufeff{"jsonrpc":"2.0","id":2,"result":[]}'),
+    ("a batch's string id escaping a lone surrogate is not answered, a pair's is", '[{"jsonrpc":"2.0","id":"\\ud800","method":"ping"},{"jsonrpc":"2.0","id":"\\ud83d\\ude00","method":"ping"}]'),
+    ("a batch's id beyond 2^53 - 1 is not answered", '[{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}]'),
+    ("a batch's element whose last method is not a string is not answered", '[{"jsonrpc":"2.0","id":1,"method":"ping","method":5},{"jsonrpc":"2.0","id":2,"method":5,"method":"ping"}]'),
+    ("a batch answers each id as its exact text", '[{"id":"a\\u0062","method":"m"},{"id" : -0 ,"method":"m"}]'),
+    ("a batch's element with a method and a result is answered", '[{"jsonrpc":"2.0","id":5,"method":"m","result":{}}]'),
+    ("a damaged request keeps its string id's escapes exactly", '{"jsonrpc":"2.0","id":"a\\"b\\u0063\\/","method":"ping",}'),
+    ("a damaged request whose id member name is escaped", '{"jsonrpc":"2.0","\\u0069d":2,"method":"ping","params":{'),
+    ("a damaged request: the method is readable, the id after the damage is not", '{"jsonrpc":"2.0","method":"ping","params":{"a":tru},"id":3}'),
+    ("a damaged response: the error being read, the last of two readable ids counts", '{"jsonrpc":"2.0","id":1,"id":"two","error":{"code":-32000,"message":"m'),
+    ("a damaged response: an id being read after the readable one does not count", '{"jsonrpc":"2.0","id":7,"result":{},"id":['),
+    ("a damaged request: a raw tab inside a string", '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"text":"a\tb"}}'),
+    ("a damaged request cut right after the comma after its method", '{"jsonrpc":"2.0","id":4,"method":"ping",'),
+    ("a damaged request: a UTF-8 sequence cut at the end of the line", b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"q":"\xe5\xb7'),
+    ("a lone { is a parse error with nothing readable", "{"),
+    ("data after a notification: no id, so the reply's id stays null", '{"jsonrpc":"2.0","method":"notifications/initialized"} x'),
+    ("a damaged request with a null id is not answered by its id", '{"jsonrpc":"2.0","id":null,"method":"ping",}'),
+    ("a damaged line whose readable method is not a string is no response either", '{"jsonrpc":"2.0","id":8,"method":null,"result":{},'),
+    ("a damaged request's method escaping a lone surrogate reads as U+FFFD", '{"jsonrpc":"2.0","id":9,"method":"a\\ud800",'),
+    ("a damaged line: an error name without its colon is not being read", '{"jsonrpc":"2.0","id":10,"error"'),
+    ("a damaged response: an error name and colon before the damage are being read", '{"jsonrpc":"2.0","id":12,"error":'),
+    ("a damaged request after whitespace: spans count from the line's start", ' \t{"jsonrpc":"2.0","id":11,"method":"ping",}'),
+]
+
 
 def line_bytes(record):
     return bytes.fromhex(record["line_hex"]) if "line_hex" in record else record["line"].encode("utf-8")
@@ -541,8 +913,9 @@ def generate():
                for c in shared_cases()]
     records += [build("envelope: " + e["name"], line_bytes(e), classify(line_bytes(e), True), e["reason"])
                 for e in read(ENVELOPE)]
-    records += [build(name, line.encode("utf-8"), classify(line.encode("utf-8"), True))
-                for name, line in EXTRA]
+    for name, line in EXTRA:
+        b = line if isinstance(line, bytes) else line.encode("utf-8")
+        records.append(build(name, b, classify(b, True)))
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
 

@@ -43,7 +43,7 @@ pub fn run(input: impl Read, profile: Profile, max_line: usize, out: impl Write)
         let line = match &bytes {
             None => {
                 let len = value.get(recording::LENGTH).and_then(Value::as_u64).unwrap_or(0);
-                Line::TooLong { number, len: usize::try_from(len).unwrap_or(usize::MAX) }
+                Line::TooLong { number, len: usize::try_from(len).unwrap_or(usize::MAX), head: None }
             }
             Some(bytes) => Line::Complete { number, bytes, classification: profile.classify(bytes) },
         };
