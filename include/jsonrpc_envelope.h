@@ -41,6 +41,14 @@
 #define JSONRPC_ABI_VERSION 3
 
 /**
+ * The line limit of the MCP profile unless its host chooses one: the
+ * longest line every official MCP SDK's own stdio reader takes (SPEC
+ * §10.7), so that a guard or a transport never hands on a line the SDK
+ * behind it cannot read, and answers it instead (SPEC §10.6 (d)).
+ */
+#define MCP_MAX_LINE (10 << 20)
+
+/**
  * What a line is (SPEC §2). Values are fixed and never reused.
  */
 enum JsonRpcKind
@@ -649,14 +657,25 @@ const char *jsonrpc_profile_name(uint32_t profile);
 const char *jsonrpc_action_name(uint32_t action);
 
 /**
- * The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.
+ * The line limit a JSON-RPC profile reader made with `max_line` 0 has:
+ * 16 MiB (SPEC §6). Thread-safe.
  */
 size_t jsonrpc_default_max_line(void);
 
 /**
+ * The line limit a reader or a session of `profile` (a `JsonRpcProfile`
+ * value) made with `max_line` 0 has: 16 MiB for `JSONRPC_PROFILE_JSONRPC`;
+ * for `JSONRPC_PROFILE_MCP` the longest line every official MCP SDK's own
+ * stdio reader takes (SPEC §10.7). 0 for a value that is no
+ * `JsonRpcProfile`. Thread-safe.
+ */
+size_t jsonrpc_profile_max_line(uint32_t profile);
+
+/**
  * A new reader for one stream, whose lines may be `max_line` bytes long
- * (LF excluded); 0 means the default, `jsonrpc_default_max_line()`; its
- * lines are classified by `profile`, a `JsonRpcProfile` value.
+ * (LF excluded); 0 means the profile's default,
+ * `jsonrpc_profile_max_line(profile)`; its lines are classified by
+ * `profile`, a `JsonRpcProfile` value.
  *
  * Returns a reader the caller owns and frees with `jsonrpc_reader_free`,
  * or NULL when `profile` is no `JsonRpcProfile` or memory runs out.
@@ -741,7 +760,8 @@ struct JsonRpcReply jsonrpc_invalid_reply(const uint8_t *line,
 /**
  * A new session that reads one stream in `role` (a `JsonRpcRole`) by
  * `profile` (a `JsonRpcProfile`), whose lines may be `max_line` bytes
- * long (0: the default). In the JSON-RPC profile it decides as SPEC §8
+ * long (0: the profile's default, `jsonrpc_profile_max_line(profile)`).
+ * In the JSON-RPC profile it decides as SPEC §8
  * says; in the MCP profile it also substitutes and applies the handshake
  * rule (SPEC §9, §10.4).
  *

@@ -121,7 +121,7 @@ pub mod session;
 
 pub use fallible::OutOfMemory;
 pub use log_text::{LOG_VALUE_MAX_UNITS, log_value};
-pub use reader::{Batch, DEFAULT_MAX_LINE, Line, Reader, TOO_LONG};
+pub use reader::{Batch, DEFAULT_MAX_LINE, Line, MCP_MAX_LINE, Reader, TOO_LONG};
 pub use reply::{Role, UnknownRole, invalid_reply};
 pub use rules::{
     Classification, IdKind, InvalidRequest, Kind, Profile, Reason, RequestFault, ResponseFault, Spans, UnknownProfile,

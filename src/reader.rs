@@ -12,8 +12,26 @@ use crate::fallible::{self, OutOfMemory};
 use crate::rules::{Classification, IdKind, Profile, too_long_head};
 use crate::scan::Span;
 
-/// The line limit a reader gets unless its host chooses one.
+/// The line limit a reader gets unless its host chooses one, in the
+/// JSON-RPC profile (SPEC §6).
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
+
+/// The line limit of the MCP profile unless its host chooses one: the
+/// longest line every official MCP SDK's own stdio reader takes (SPEC
+/// §10.7), so that a guard or a transport never hands on a line the SDK
+/// behind it cannot read, and answers it instead (SPEC §10.6 (d)).
+pub const MCP_MAX_LINE: usize = 10 << 20;
+
+impl Profile {
+    /// The line limit a reader of this profile gets unless its host
+    /// chooses one: [`DEFAULT_MAX_LINE`], or [`MCP_MAX_LINE`] for MCP.
+    pub const fn default_max_line(self) -> usize {
+        match self {
+            Profile::JsonRpc => DEFAULT_MAX_LINE,
+            Profile::Mcp => MCP_MAX_LINE,
+        }
+    }
+}
 
 /// The name of a line over the limit, where a line's kind is named.
 pub const TOO_LONG: &str = crate::names::text(TOO_LONG_C);
@@ -143,9 +161,11 @@ impl Reader {
         Reader::with_profile(max_line, Profile::JsonRpc)
     }
 
-    /// A reader, as [`Reader::new`] makes one, that classifies by `profile`.
+    /// A reader, as [`Reader::new`] makes one, that classifies by `profile`;
+    /// a `max_line` of 0 means the profile's default
+    /// ([`Profile::default_max_line`]).
     pub fn with_profile(max_line: usize, profile: Profile) -> Reader {
-        let max_line = if max_line == 0 { DEFAULT_MAX_LINE } else { max_line };
+        let max_line = if max_line == 0 { profile.default_max_line() } else { max_line };
         Reader {
             max_line,
             profile,

@@ -363,6 +363,37 @@ fn names_and_the_default_limit_come_from_the_library() {
     assert_eq!(messages, [JSONRPC_KIND_REQUEST as u32, JSONRPC_KIND_NOTIFICATION as u32, JSONRPC_KIND_RESPONSE as u32]);
 }
 
+#[test]
+fn each_profile_has_its_default_line_limit() {
+    assert_eq!(jsonrpc_profile_max_line(JsonRpcProfile::JSONRPC_PROFILE_JSONRPC as u32), jsonrpc_default_max_line());
+    let mcp = jsonrpc_profile_max_line(JsonRpcProfile::JSONRPC_PROFILE_MCP as u32);
+    assert_eq!(mcp, jsonrpc_envelope::MCP_MAX_LINE);
+    assert!(mcp < jsonrpc_default_max_line());
+    assert_eq!(jsonrpc_profile_max_line(0), 0);
+    assert_eq!(jsonrpc_profile_max_line(3), 0);
+    // A reader made with 0 has its profile's limit: a line of the limit is
+    // read, one byte more is too long.
+    for (profile, limit) in [
+        (JsonRpcProfile::JSONRPC_PROFILE_MCP, mcp),
+        (JsonRpcProfile::JSONRPC_PROFILE_JSONRPC, jsonrpc_default_max_line()),
+    ] {
+        let reader = jsonrpc_reader_new(0, profile as u32);
+        for (len, kind) in
+            [(limit, JsonRpcKind::JSONRPC_KIND_PARSE_ERROR), (limit + 1, JsonRpcKind::JSONRPC_KIND_TOO_LONG)]
+        {
+            let line = [vec![b'x'; len], b"\n".to_vec()].concat();
+            let mut out = std::mem::MaybeUninit::<JsonRpcBatch>::uninit();
+            let status = unsafe { jsonrpc_reader_feed(reader, line.as_ptr(), line.len(), out.as_mut_ptr()) };
+            assert_eq!(status, JsonRpcStatus::JSONRPC_STATUS_OK);
+            let batch = unsafe { out.assume_init() };
+            assert_eq!(batch.count, 1);
+            let item = unsafe { &*batch.items };
+            assert_eq!((item.len, item.classification.kind), (len, kind), "{profile:?}");
+        }
+        unsafe { jsonrpc_reader_free(reader) };
+    }
+}
+
 fn built_library() -> PathBuf {
     // `cargo test` builds the cdylib beside the test binaries, in deps/.
     let exe = std::env::current_exe().unwrap();
@@ -390,6 +421,7 @@ fn the_shared_library_exports_only_prefixed_symbols() {
         "jsonrpc_kind_is_message",
         "jsonrpc_kind_name",
         "jsonrpc_log_value",
+        "jsonrpc_profile_max_line",
         "jsonrpc_profile_name",
         "jsonrpc_reader_end",
         "jsonrpc_reader_feed",

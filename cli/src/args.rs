@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use jsonrpc_envelope::{DEFAULT_MAX_LINE, Profile, Role};
+use jsonrpc_envelope::{Profile, Role};
 
 use crate::guard::{self, GuardOptions};
 use crate::probe;
@@ -68,10 +68,13 @@ pub struct ClassifyOptions {
     #[arg(long, value_name = "NAME", value_parser = profile(), default_value = Profile::default().name())]
     pub profile: Profile,
 
-    /// Longest line to classify; a longer one is reported as too_long and
-    /// never held in memory
-    #[arg(long, value_name = "BYTES", value_parser = max_line, default_value_t = DEFAULT_MAX_LINE)]
-    pub max_line: usize,
+    #[arg(
+        long,
+        value_name = "BYTES",
+        value_parser = max_line,
+        help = max_line_help("Longest line to classify; a longer one is reported as too_long and never held in memory"),
+    )]
+    pub max_line: Option<usize>,
 
     /// The capture, lines split at LF; `-` or none: standard input
     #[arg(value_name = "FILE")]
@@ -109,10 +112,13 @@ pub struct LintOptions {
     )]
     pub profile: Profile,
 
-    /// Longest line to read; a longer one is reported as too_long and never
-    /// held in memory
-    #[arg(long, value_name = "BYTES", value_parser = max_line, default_value_t = DEFAULT_MAX_LINE)]
-    pub max_line: usize,
+    #[arg(
+        long,
+        value_name = "BYTES",
+        value_parser = max_line,
+        help = max_line_help("Longest line to read; a longer one is reported as too_long and never held in memory"),
+    )]
+    pub max_line: Option<usize>,
 
     /// The capture (or, with --recording, the recording), lines split at
     /// LF; `-` or none: standard input
@@ -128,6 +134,16 @@ pub fn profile() -> impl TypedValueParser<Value = Profile> {
 /// A `--role` value: one of the library's role names.
 fn role() -> impl TypedValueParser<Value = Role> {
     PossibleValuesParser::new([Role::Client, Role::Server].map(Role::name)).try_map(|name| name.parse::<Role>())
+}
+
+/// The help of a `--max-line` option that says `what` it does, with the
+/// library's default for each profile.
+pub fn max_line_help(what: &str) -> String {
+    format!(
+        "{what} [default: the profile's: {} for jsonrpc, {} for mcp (the longest line every official MCP SDK reads)]",
+        Profile::JsonRpc.default_max_line(),
+        Profile::Mcp.default_max_line(),
+    )
 }
 
 /// A `--max-line` value: a positive number of bytes.

@@ -16,12 +16,22 @@ pub fn run(input: impl Read, profile: Profile, max_line: usize, out: impl Write)
 /// Writes the record of one line and its LF: the fields of the vectors'
 /// `mcp.jsonl` in their order (without `name` and `line`), that is those of
 /// `envelope.jsonl`, then `substitute`; a line over the limit is
-/// `{"kind":"too_long","length":N}`.
+/// `{"kind":"too_long","length":N}`, with, in the MCP profile, what its
+/// first bytes hold where they are the start of a damaged request or
+/// response (SPEC §10.6 (d)): `id`, `method`, `reply_server`, `substitute`.
 fn write_record(out: &mut impl Write, line: &Line<'_>) -> io::Result<()> {
     match line {
-        Line::TooLong { len, .. } => {
-            serde_json::to_writer(&mut *out, &TooLong { kind: line.kind_name(), length: *len })
-        }
+        Line::TooLong { len, head, .. } => serde_json::to_writer(
+            &mut *out,
+            &TooLong {
+                kind: line.kind_name(),
+                length: *len,
+                id: head.as_ref().and_then(|c| c.id),
+                method: head.as_ref().and_then(|c| c.method.as_deref()),
+                reply_server: head.as_ref().and_then(|c| c.reply(Role::Server)),
+                substitute: head.as_ref().and_then(|c| c.substitute()),
+            },
+        ),
         Line::Complete { classification, .. } => serde_json::to_writer(&mut *out, &Record::of(classification)),
     }?;
     out.write_all(b"\n")
@@ -29,9 +39,17 @@ fn write_record(out: &mut impl Write, line: &Line<'_>) -> io::Result<()> {
 
 /// A line over the limit.
 #[derive(Serialize)]
-struct TooLong {
+struct TooLong<'a> {
     kind: &'static str,
     length: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reply_server: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    substitute: Option<String>,
 }
 
 /// A line's record; serialised in the order of its fields.

@@ -43,17 +43,19 @@ fn main() -> ExitCode {
 
 fn classify(options: ClassifyOptions) -> io::Result<ExitCode> {
     let input = stream::open(options.file.as_deref())?;
-    classify::run(input, options.profile, options.max_line, io::stdout().lock())?;
+    let max_line = options.max_line.unwrap_or(options.profile.default_max_line());
+    classify::run(input, options.profile, max_line, io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn lint(options: LintOptions) -> io::Result<ExitCode> {
     let input = stream::open(options.file.as_deref())?;
     let stdout = io::stdout().lock();
+    let max_line = options.max_line.unwrap_or(options.profile.default_max_line());
     let troubled = if options.recording {
-        lint::run_recording(input, options.profile, options.max_line, stdout)?
+        lint::run_recording(input, options.profile, max_line, stdout)?
     } else {
-        lint::run(input, options.role, options.profile, options.max_line, stdout)?
+        lint::run(input, options.role, options.profile, max_line, stdout)?
     };
     Ok(if troubled { ExitCode::from(FOUND_TROUBLE) } else { ExitCode::SUCCESS })
 }

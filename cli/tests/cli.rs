@@ -272,7 +272,9 @@ fn help_has_examples_and_the_library_s_names_and_defaults() {
         let help = stdout(&out);
         assert!(help.contains("[possible values: jsonrpc, mcp]"), "{help}");
         assert!(help.contains("[default: jsonrpc]"), "{help}");
-        assert!(help.contains(&format!("[default: {}]", jsonrpc_envelope::DEFAULT_MAX_LINE)), "{help}");
+        let limits =
+            format!("{} for jsonrpc, {} for mcp", jsonrpc_envelope::DEFAULT_MAX_LINE, jsonrpc_envelope::MCP_MAX_LINE);
+        assert!(help.contains(&limits), "{help}");
     }
     assert!(stdout(&run(&["lint", "--help"], b"")).contains("[possible values: client, server]"));
     // A value that is no profile: clap's error names the ones there are.

@@ -192,7 +192,9 @@ fn help_names_the_options_and_has_examples() {
         assert!(help.contains(word), "{word}");
     }
     assert!(help.contains("[default: mcp]") && help.contains("[possible values: jsonrpc, mcp]"), "{help}");
-    assert!(help.contains(&format!("[default: {}]", jsonrpc_envelope::DEFAULT_MAX_LINE)), "{help}");
+    let limits =
+        format!("{} for jsonrpc, {} for mcp", jsonrpc_envelope::DEFAULT_MAX_LINE, jsonrpc_envelope::MCP_MAX_LINE);
+    assert!(help.contains(&limits), "{help}");
     assert!(help.contains("forwarded, answered, substituted, attributed, dropped, diverted."), "{help}");
     assert!(help.contains("mode 0600"), "{help}");
 }

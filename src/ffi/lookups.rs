@@ -101,10 +101,21 @@ pub extern "C" fn jsonrpc_action_name(action: u32) -> *const c_char {
         .map_or(std::ptr::null(), |a| a.c_name().as_ptr())
 }
 
-/// The line limit a reader made with `max_line` 0 has: 16 MiB. Thread-safe.
+/// The line limit a JSON-RPC profile reader made with `max_line` 0 has:
+/// 16 MiB (SPEC §6). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_default_max_line() -> usize {
     crate::DEFAULT_MAX_LINE
+}
+
+/// The line limit a reader or a session of `profile` (a `JsonRpcProfile`
+/// value) made with `max_line` 0 has: 16 MiB for `JSONRPC_PROFILE_JSONRPC`;
+/// for `JSONRPC_PROFILE_MCP` the longest line every official MCP SDK's own
+/// stdio reader takes (SPEC §10.7). 0 for a value that is no
+/// `JsonRpcProfile`. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn jsonrpc_profile_max_line(profile: u32) -> usize {
+    super::profile::profile(profile).map_or(0, crate::Profile::default_max_line)
 }
 
 #[cfg(test)]

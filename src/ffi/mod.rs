@@ -33,7 +33,7 @@ pub use classification::{
 pub use log_value::jsonrpc_log_value;
 pub use lookups::{
     jsonrpc_action_name, jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_is_message, jsonrpc_kind_name,
-    jsonrpc_profile_name, jsonrpc_role_name, jsonrpc_status_name,
+    jsonrpc_profile_max_line, jsonrpc_profile_name, jsonrpc_role_name, jsonrpc_status_name,
 };
 #[cfg(feature = "panic-test")]
 pub use panic_boundary::PANIC_TEST_INPUT;

@@ -369,8 +369,9 @@ fn own_text(
 }
 
 /// A new reader for one stream, whose lines may be `max_line` bytes long
-/// (LF excluded); 0 means the default, `jsonrpc_default_max_line()`; its
-/// lines are classified by `profile`, a `JsonRpcProfile` value.
+/// (LF excluded); 0 means the profile's default,
+/// `jsonrpc_profile_max_line(profile)`; its lines are classified by
+/// `profile`, a `JsonRpcProfile` value.
 ///
 /// Returns a reader the caller owns and frees with `jsonrpc_reader_free`,
 /// or NULL when `profile` is no `JsonRpcProfile` or memory runs out.

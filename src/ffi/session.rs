@@ -80,7 +80,8 @@ pub struct JsonRpcDecision {
 
 /// A new session that reads one stream in `role` (a `JsonRpcRole`) by
 /// `profile` (a `JsonRpcProfile`), whose lines may be `max_line` bytes
-/// long (0: the default). In the JSON-RPC profile it decides as SPEC §8
+/// long (0: the profile's default, `jsonrpc_profile_max_line(profile)`).
+/// In the JSON-RPC profile it decides as SPEC §8
 /// says; in the MCP profile it also substitutes and applies the handshake
 /// rule (SPEC §9, §10.4).
 ///

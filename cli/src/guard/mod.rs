@@ -82,7 +82,7 @@ fn session(options: GuardOptions, report: Arc<Report>) -> io::Result<u8> {
         report: Arc::clone(&report),
         sessions: Arc::clone(&sessions),
         profile: options.profile,
-        max_line: options.max_line,
+        max_line: options.max_line.unwrap_or(options.profile.default_max_line()),
         pass_invalid: options.pass_invalid,
     };
     let to_server = pump(Direction::ToServer, host_in, &child_in, &host_out);

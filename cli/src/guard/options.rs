@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::Args;
-use jsonrpc_envelope::{Action, DEFAULT_MAX_LINE, Profile};
+use jsonrpc_envelope::{Action, Profile};
 
 use crate::args;
 
@@ -33,8 +33,11 @@ pub struct GuardOptions {
     /// UTF-8, length when it is too long). FILE holds everything the session
     /// carried (tool arguments, file contents, tokens): a new one is created
     /// with mode 0600, the user's alone whatever the umask; an existing one
-    /// is appended to and keeps its mode. Review it with `jsonrpc-envelope
-    /// lint --recording --profile NAME FILE`.
+    /// is appended to and keeps its mode. A line's object is written to FILE
+    /// before the line, or what the guard sends for it, reaches a peer: a
+    /// guard killed at any moment has recorded every line it delivered.
+    /// Review it with `jsonrpc-envelope lint --recording --profile NAME
+    /// FILE`.
     #[arg(long = "record", value_name = "FILE")]
     pub recording: Option<PathBuf>,
 
@@ -47,9 +50,16 @@ pub struct GuardOptions {
     #[arg(long)]
     pub quiet: bool,
 
-    /// Longest line; a longer one is dropped as it arrives, never held whole
-    #[arg(long, value_name = "BYTES", value_parser = args::max_line, default_value_t = DEFAULT_MAX_LINE)]
-    pub max_line: usize,
+    #[arg(
+        long,
+        value_name = "BYTES",
+        value_parser = args::max_line,
+        help = args::max_line_help(
+            "Longest line; a longer one is never held whole: dropped as it arrives, or, in the MCP profile, \
+             answered or substituted by the id its first bytes hold"
+        ),
+    )]
+    pub max_line: Option<usize>,
 
     /// The program to run, and its arguments: all that follows `--`, or
     /// the first argument that is not an option and all that follows it

@@ -2,7 +2,7 @@
 //! library says a server owes it (SPEC §11). The rules are the library's:
 //! this only compares.
 
-use jsonrpc_envelope::{DEFAULT_MAX_LINE, IdKind, Kind, Profile, Role, classify};
+use jsonrpc_envelope::{IdKind, Kind, Line, Profile, Reader, Role, classify};
 
 /// What became of one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,9 +91,18 @@ pub enum Owed {
 
 impl Owed {
     pub fn of(line: &[u8], profile: Profile) -> Owed {
-        // A line over the limit is never held, and owed nothing (SPEC §6).
-        if line.len() > DEFAULT_MAX_LINE {
-            return Owed::Nothing;
+        // A line over the limit is never held: owed nothing (SPEC §6) but,
+        // in the MCP profile, what its first bytes name (SPEC §10.6 (d)).
+        if line.len() > profile.default_max_line() {
+            // The probe's lines have no LF: the line ends with the stream.
+            let mut reader = Reader::with_profile(0, profile);
+            let _ = reader.feed(line);
+            return match reader.end().ok().and_then(|mut lines| lines.next()) {
+                Some(Line::TooLong { head: Some(head), .. }) => {
+                    head.reply(Role::Server).map_or(Owed::Nothing, Owed::Reply)
+                }
+                _ => Owed::Nothing,
+            };
         }
         let c = profile.classify(line);
         match (c.reply(Role::Server), c.kind, c.id) {
@@ -106,7 +115,9 @@ impl Owed {
     /// Whether `got` (what came back so far) already holds it.
     pub fn is_met(&self, got: &[Vec<u8>]) -> bool {
         match self {
-            Owed::Reply(reply) => got.iter().any(|g| trimmed(g) == reply.as_bytes()),
+            // A reply of several lines (an MCP batch's, SPEC §10.6 (b)):
+            // each of them.
+            Owed::Reply(reply) => reply.split('\n').all(|one| got.iter().any(|g| trimmed(g) == one.as_bytes())),
             Owed::Response { id } => responses(got).any(|(_, got_id)| same_id(id, got_id)),
             Owed::Nothing => true,
         }

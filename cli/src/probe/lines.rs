@@ -2,6 +2,7 @@
 //! vectors, lines at the limits, and seeded random lines. Which reply each
 //! is owed is never decided here: the judge asks the library.
 
+use jsonrpc_envelope::Profile;
 use serde_json::Value;
 
 /// The groups a report counts apart.
@@ -11,7 +12,7 @@ pub enum Group {
     EnvelopeVectors,
     /// tests/vectors/mcp.jsonl.
     McpVectors,
-    /// A line over 16 MiB, deep nesting, invalid UTF-8, CRLF, lone
+    /// A line over the line limit, deep nesting, invalid UTF-8, CRLF, lone
     /// surrogates.
     Limits,
     /// The seeded generator's lines.
@@ -98,11 +99,12 @@ fn limits() -> Vec<ProbeLine> {
         b"}}",
     ]
     .concat();
-    let over = 16 << 20 | 1024;
+    // Over the line limit of every profile (the library's defaults).
+    let over = Profile::ALL.map(Profile::default_max_line).into_iter().max().unwrap_or_default() + 1024;
     let long = [&br#"{"jsonrpc":"2.0","id":"long","method":"ping","params":{"pad":""#[..], &b"x".repeat(over), b"\"}}"]
         .concat();
     vec![
-        line("a line over 16 MiB", long),
+        line("a line over the line limit", long),
         line("a request nested 100,000 levels deep", deep),
         line(
             "invalid UTF-8 in a request",
@@ -332,6 +334,6 @@ mod tests {
         assert_eq!(count(Group::McpVectors), one_line(MCP));
         assert!(count(Group::McpVectors) >= 200);
         assert!(all.iter().all(|line| !line.bytes.contains(&b'\n')));
-        assert!(all.iter().any(|line| line.bytes.len() > 16 << 20));
+        assert!(all.iter().any(|line| line.bytes.len() > jsonrpc_envelope::DEFAULT_MAX_LINE));
     }
 }
