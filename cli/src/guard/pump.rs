@@ -2,8 +2,10 @@
 //! and does with each line exactly what the direction's [`Session`]
 //! decides. A line leaves as soon as the read that ends it returns: the
 //! lines of one read are handled in groups, whose replies go out in one post
-//! and whose lines handed on in one write, before the next read; then each
-//! line of the group is reported, in order.
+//! and whose lines handed on in one write, before the next read. Each line
+//! of a group is reported first, in order, and the group's entries are in
+//! the recording before any of it goes out (so the recording is never
+//! behind the wire).
 //!
 //! The two directions' sessions are shared by both pumps: each line handed
 //! on, and each of the guard's answers, is written to a peer whose lines one
@@ -209,33 +211,37 @@ impl Pump {
         group.lines.push(handled);
     }
 
-    /// Posts the group's replies, then writes its lines handed on, then
-    /// reports its lines, each with what happened to it. Replies go first:
-    /// whatever the other side answers to a line handed on then reaches the
-    /// peer after them, never before a reply to an earlier line.
+    /// Reports the group's lines, each with what happens to it, and flushes
+    /// their entries to the recording; then posts the group's replies, then
+    /// writes its lines handed on. The recording is never behind the wire:
+    /// a guard killed at any moment has recorded every line it delivered.
+    /// Replies go before the lines handed on: whatever the other side
+    /// answers to a line handed on then reaches the peer after them, never
+    /// before a reply to an earlier line.
+    ///
+    /// A line is recorded as dropped when its destination is closed before
+    /// the group goes out. One that breaks while the group is written (the
+    /// peer stopped reading) has the group recorded as sent, since it was:
+    /// the entry tells what the guard did, not what the peer read.
     fn flush(&self, group: &mut Group<'_>, delivering: &mut [bool; 2]) {
-        // Looked for only when a send fails.
+        // Looked for only when a destination is gone.
         let lines = &group.lines;
         let first = |sent: fn(Action) -> bool| {
             move || lines.iter().find(|l| sent(l.event.action)).map_or(0, |l| l.event.number)
         };
-        let answered = group.replies.is_empty()
-            || self.delivered(&self.answer_to, &mut delivering[1], first(|a| a == Action::Answer), || {
-                self.answer_to.post(group.replies.as_bytes())
-            });
-        let handed_on = group.forwards.is_empty()
-            || self.delivered(&self.forward_to, &mut delivering[0], first(Action::hands_on), || {
-                self.forward_to.write_lines(&group.forwards)
-            });
+        let answered = |a: Action| a == Action::Answer;
+        let answering = !group.replies.is_empty() && self.open(&self.answer_to, &mut delivering[1], first(answered));
+        let handing_on =
+            !group.forwards.is_empty() && self.open(&self.forward_to, &mut delivering[0], first(Action::hands_on));
         let recording = self.report.is_recording();
         for handled in &group.lines {
             let mut event = handled.event;
-            let delivered = match event.action {
-                Action::Answer => answered,
-                action if action.hands_on() => handed_on,
+            let goes = match event.action {
+                Action::Answer => answering,
+                action if action.hands_on() => handing_on,
                 _ => true,
             };
-            if !delivered {
+            if !goes {
                 // One note said so for all the lines that cannot go: an
                 // entry each, but no diagnostic each.
                 event.action = Action::Drop;
@@ -251,26 +257,35 @@ impl Pump {
                 self.report.line(&event);
             }
         }
+        // Written to the file before a byte of the group goes out.
+        self.report.flush();
+        if answering && let Err(gone) = self.answer_to.post(group.replies.as_bytes()) {
+            self.lost(&self.answer_to, gone, &mut delivering[1], first(answered));
+        }
+        if handing_on && let Err(gone) = self.forward_to.write_lines(&group.forwards) {
+            self.lost(&self.forward_to, gone, &mut delivering[0], first(Action::hands_on));
+        }
         group.lines.clear();
         group.forwards.clear();
         group.replies.clear();
     }
 
-    /// Whether `send` to `sink` went through; when it did not, notes once
-    /// per destination that lines to it are dropped from line `first()` on.
-    fn delivered(
-        &self,
-        sink: &Sink,
-        delivering: &mut bool,
-        first: impl FnOnce() -> u64,
-        send: impl FnOnce() -> Result<(), Gone>,
-    ) -> bool {
-        let Err(gone) = send() else { return true };
+    /// Whether lines may go to `sink`; when they may not, notes it as
+    /// [`Pump::lost`] does.
+    fn open(&self, sink: &Sink, delivering: &mut bool, first: impl FnOnce() -> u64) -> bool {
+        sink.is_open() || {
+            self.lost(sink, Gone::Closed, delivering, first);
+            false
+        }
+    }
+
+    /// Notes once per destination that lines to `sink`, which is `gone`, are
+    /// dropped from line `first()` on.
+    fn lost(&self, sink: &Sink, gone: Gone, delivering: &mut bool, first: impl FnOnce() -> u64) {
         if std::mem::replace(delivering, false) {
             let why = if gone == Gone::Broken { "stopped reading" } else { "is closed" };
             let (name, first) = (sink.name(), first());
             self.report.note(self.dir, &format!("{name} {why}: lines to it are dropped from line {first} on"));
         }
-        false
     }
 }

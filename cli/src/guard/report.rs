@@ -1,6 +1,8 @@
 //! What the guard tells about the lines it sees: a diagnostic on its stderr
 //! for each line it does not forward (SPEC §8), and, with `--record`, an
-//! entry in the recording for every line.
+//! entry in the recording for every line. The recording is never behind the
+//! wire: the pumps [`Report::flush`] a line's entry to the file before the
+//! line, or the guard's text for it, goes to a peer.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -22,6 +24,11 @@ pub const PREFIX: &str = "jsonrpc-envelope guard: ";
 /// user's alone.
 const RECORDING_MODE: u32 = 0o600;
 
+/// The recording's buffer: the entries of a group of lines go out in one
+/// write when they fit (a longer entry is streamed through it, never held
+/// whole).
+const RECORDING_BUFFER: usize = 64 << 10;
+
 pub struct Report {
     start: Instant,
     quiet: bool,
@@ -35,7 +42,8 @@ impl Report {
     pub fn new(quiet: bool, recording: Option<&Path>) -> io::Result<Report> {
         let recording = match recording {
             None => None,
-            Some(path) => Some(BufWriter::new(
+            Some(path) => Some(BufWriter::with_capacity(
+                RECORDING_BUFFER,
                 OpenOptions::new()
                     .create(true)
                     .append(true)
@@ -68,16 +76,27 @@ impl Report {
         self.entry(event);
     }
 
-    /// Writes a line's entry in the recording, without a diagnostic.
+    /// Writes a line's entry in the recording, without a diagnostic. It may
+    /// wait in the buffer until [`Report::flush`].
     pub fn entry(&self, event: &Event<'_>) {
         let mut file = self.lock();
         if let Some(out) = file.as_mut() {
-            // Flushed at once: the recording is whole whenever the guard stops.
             let seconds = self.start.elapsed().as_secs_f64();
-            if let Err(e) = recording::write_entry(out, seconds, event).and_then(|()| out.flush()) {
-                *file = None;
-                diagnostic(&format!("cannot write the recording, which stops here: {e}"));
+            if let Err(e) = recording::write_entry(out, seconds, event) {
+                stop(&mut file, &e);
             }
+        }
+    }
+
+    /// Writes the entries buffered so far to the file: when it returns, they
+    /// are there (written, not necessarily on disk), whenever the guard is
+    /// killed after. Called before the lines they record go out.
+    pub fn flush(&self) {
+        let mut file = self.lock();
+        if let Some(out) = file.as_mut()
+            && let Err(e) = out.flush()
+        {
+            stop(&mut file, &e);
         }
     }
 
@@ -91,6 +110,15 @@ impl Report {
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<BufWriter<File>>> {
         self.recording.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// Stops the recording at its first failure, saying so once.
+fn stop(file: &mut Option<BufWriter<File>>, e: &io::Error) {
+    // What the buffer still holds is dropped, not written again.
+    if let Some(out) = file.take() {
+        let _ = out.into_parts();
+    }
+    diagnostic(&format!("cannot write the recording, which stops here: {e}"));
 }
 
 /// One line on stderr, in one write, so that it never mixes inside a line

@@ -76,6 +76,12 @@ impl Sink {
         self.shared.name
     }
 
+    /// Whether lines may still go to the destination: false once it is
+    /// closed (then for good), or once a write to it failed.
+    pub fn is_open(&self) -> bool {
+        self.lock().file.is_some()
+    }
+
     /// Writes `lines`, each followed by an LF, whole and in order, in as few
     /// writes as the system allows; returns when they are written. Queued
     /// replies go first.
@@ -297,7 +303,9 @@ mod tests {
         let other = Sink::new("other", other_write, None).unwrap();
         let sink = Sink::new("test", write, Some(other.clone())).unwrap();
         drop(read);
+        assert!(sink.is_open() && other.is_open());
         assert_eq!(sink.write_lines(&[b"lost"]), Err(Gone::Broken));
+        assert!(!sink.is_open() && !other.is_open());
         assert_eq!(sink.write_lines(&[b"lost"]), Err(Gone::Closed));
         assert_eq!(sink.post(b"lost\n"), Err(Gone::Closed));
         assert_eq!(other.post(b"x\n"), Err(Gone::Closed));
