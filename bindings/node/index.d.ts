@@ -64,9 +64,19 @@ export interface Spans {
 export interface Classification {
   readonly kind: Kind;
   readonly idKind: IdKind;
-  /** The id's exact JSON text as it stood in the line (`7`, `"a\u0062"`, `1.50`, `null`); null without an `id` member. */
+  /**
+   * The id's exact JSON text as it stood in the line (`7`, `"a\u0062"`,
+   * `1.50`, `null`); null without an `id` member. In the MCP profile a
+   * `parse_error` that is a damaged request or response has its readable
+   * id (SPEC §10.6 (c)), and a `too_long` line the one its first bytes
+   * hold (§10.6 (d)).
+   */
   readonly id: string | null;
-  /** The decoded method, where `method` is a string (a lone surrogate escape becomes U+FFFD); else null. */
+  /**
+   * The decoded method, where `method` is a string (a lone surrogate escape
+   * becomes U+FFFD); else null. A damaged or too-long request's readable
+   * method too (SPEC §10.6).
+   */
   readonly method: string | null;
   /** A `jsonrpc` member is the string "2.0". */
   readonly jsonrpc20: boolean;
@@ -81,13 +91,19 @@ export interface Classification {
    * and where; else null.
    */
   readonly reason: string | null;
-  /** The reply a server owes for this line, or null. */
+  /**
+   * The reply a server owes for this line, or null. For an MCP batch of
+   * requests, one reply per request joined by LF (SPEC §10.6 (b)): write it
+   * whole, as the batch's one answer. For a too-long request, the reply
+   * that says so (§10.6 (d)).
+   */
   readonly replyServer: string | null;
   /** The reply a client owes for this line, or null. */
   readonly replyClient: string | null;
   /**
-   * For an `invalid_response` whose id is an MCP id, the error response to
-   * hand on in its place, so that the request it answers fails at once
+   * For an `invalid_response` whose id is an MCP id, or a damaged or
+   * too-long response whose id can be read (SPEC §10.6), the error response
+   * to hand on in its place, so that the request it answers fails at once
    * (SPEC §10.3); else null.
    */
   readonly substitute: string | null;
@@ -102,7 +118,8 @@ export interface Message extends Classification {
   /**
    * The line's bytes, LF excluded, as a view of the copy of its chunk's
    * lines (holding a message holds those); null for a `too_long` line,
-   * which is never held.
+   * which is never held (its `id`, `method` and spans, where the library
+   * read them in its first bytes, are its classification's).
    */
   readonly line: Buffer | null;
   /** What a session decided for the line; null for a plain reader's line. */

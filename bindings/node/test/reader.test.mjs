@@ -23,6 +23,11 @@ const CR = Buffer.from('\r');
 // no LF; then each of those that is not a parse error again with CRLF; a
 // 5,000-byte line (too long) in the middle; and the last line without LF.
 // Each entry says what its message must be, from the vectors.
+// The too-long line of the script: in the MCP profile its first bytes hold
+// a request's id and method, which the reader reads (SPEC 10.6 (d)).
+const TOO_LONG_HEAD = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"x","params":"');
+const TOO_LONG_REPLY = '{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the line is longer than this peer reads"}}';
+
 function script(vectors) {
   const fitting = vectors.filter((v) => v.bytes.length <= MAX_LINE - 1 && !v.bytes.includes(0x0a));
   const entries = [];
@@ -33,7 +38,7 @@ function script(vectors) {
   entries.push({ v: last, bytes: last.bytes, noLF: true });
   const parts = entries.map((e) => {
     if (e.tooLong) {
-      const head = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"x","params":"');
+      const head = TOO_LONG_HEAD;
       const tail = Buffer.from('"}');
       return Buffer.concat([head, Buffer.alloc(e.tooLong - head.length - tail.length, 'x'), tail, LF]);
     }
@@ -42,7 +47,7 @@ function script(vectors) {
   return { entries, stream: Buffer.concat(parts) };
 }
 
-function check(messages, entries) {
+function check(messages, entries, profile) {
   assert.equal(messages.length, entries.length);
   messages.forEach((m, i) => {
     const e = entries[i];
@@ -52,9 +57,18 @@ function check(messages, entries) {
       assert.equal(m.kind, 'too_long');
       assert.equal(m.length, e.tooLong);
       assert.equal(m.line, null);
-      assert.equal(m.id, null);
-      assert.equal(m.replyServer, null);
       assert.equal(m.replyClient, null);
+      assert.equal(m.substitute, null);
+      if (profile === 'mcp') {
+        // Its id and method, where they stand in the line, and the reply
+        // that says it is too long.
+        assert.deepEqual([m.id, m.idKind, m.method], ['1', 'number', 'x']);
+        assert.deepEqual(m.spans.id, { offset: TOO_LONG_HEAD.indexOf('1'), length: 1 });
+        assert.deepEqual(m.spans.method, { offset: TOO_LONG_HEAD.indexOf('"x"'), length: 3 });
+        assert.equal(m.replyServer, TOO_LONG_REPLY);
+      } else {
+        assert.deepEqual([m.id, m.idKind, m.method, m.replyServer], [null, 'absent', null, null]);
+      }
       return;
     }
     assert.equal(m.length, e.bytes.length, e.v.name);
@@ -74,7 +88,7 @@ for (const { profile, file, vectors } of vectorSets) {
       for (let at = 0; at < stream.length; at += size) messages.push(...reader.feed(stream.subarray(at, at + size)));
       messages.push(...reader.end());
       reader.close();
-      check(messages, entries);
+      check(messages, entries, profile);
     }
   });
 
@@ -87,7 +101,7 @@ for (const { profile, file, vectors } of vectorSets) {
       for await (const m of readMessages(Readable.from(chunks, { objectMode: false }), { maxLine: MAX_LINE, profile })) {
         messages.push(m);
       }
-      check(messages, entries);
+      check(messages, entries, profile);
     }
     assert.equal(native.liveReaders(), 0);
   });

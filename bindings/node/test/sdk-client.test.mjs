@@ -20,15 +20,16 @@ const REFUSAL = 'Unsupported protocol version: this server speaks 2024-11-05';
 
 // A client on the given transport class against `fake-server.mjs mode`:
 // what the server read, the transport's log records, the SDK's errors.
-function connect(Transport, mode) {
+function connect(Transport, mode, options = {}) {
   const got = [];
   const records = [];
   const errors = [];
   const params = {
     command: process.execPath,
     args: [path.join(FIXTURES, 'fake-server.mjs'), mode],
-    env: { BROKEN_REQUEST: BROKEN.line },
+    env: { BROKEN_REQUEST: BROKEN.line, ...options.env },
     stderr: 'pipe',
+    ...(options.maxLine === undefined ? {} : { maxLine: options.maxLine }),
   };
   const transport = new Transport(Transport === SdkTransport ? params : { ...params, log: (r) => records.push(r) });
   let pending = '';
@@ -186,4 +187,37 @@ test('the control: the SDK\'s own transport reports the response as an error and
   }
   assert.ok(performance.now() - start >= 1400);
   assert.ok(errors.length >= 1);
+});
+
+test('a response longer than maxLine, to the request waiting: the request fails at once with the substitute, and the session goes on', async () => {
+  // SPEC §10.6 (d): the line's first bytes hold its id.
+  const LONG = 4096;
+  const { client, transport, records, errors } = connect(StdioClientTransport, 'too-long-response', {
+    maxLine: 1024,
+    env: { LONG_RESPONSE: String(LONG) },
+  });
+  const start = performance.now();
+  try {
+    await client.connect(transport);
+    await assert.rejects(client.listTools(undefined, { timeout: 20_000 }), (error) => {
+      assert.equal(error.code, -32603);
+      assert.match(error.message, /Internal error: the peer's response to this request is not valid MCP/);
+      return true;
+    });
+    assert.deepEqual(await client.ping(), {}, 'the session goes on');
+  } finally {
+    await client.close();
+  }
+  assert.ok(performance.now() - start < 5000);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(records.map((r) => [r.number, r.kind, r.action]), [
+    [1, 'parse_error', 'diverted'], // the banner
+    [3, 'too_long', 'substituted'],
+  ]);
+  assert.equal(records[1].length, LONG);
+  assert.match(records[1].message, new RegExp(`: ${LONG} bytes, id 1 -> `));
+  assert.equal(
+    records[1].reply,
+    '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error: the peer\'s response to this request is not valid MCP"}}',
+  );
 });

@@ -113,8 +113,9 @@ test('the control: the SDK server on the SDK\'s own transport answers none of th
 // The server asks the client for its roots when its tool `roots` is called,
 // and the test answers that request with `answer`: what the tool reports and
 // how long the call took.
-async function askRoots(which, answer, timeout) {
-  const child = spawn(process.execPath, [SERVER, which], { stdio: ['pipe', 'pipe', 'pipe'] });
+async function askRoots(which, answer, timeout, maxLine) {
+  const args = [SERVER, which, ...(maxLine === undefined ? [] : [String(maxLine)])];
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const lines = [];
   let pending = '';
   let wake = () => {};
@@ -182,4 +183,117 @@ test('the control: on the SDK\'s own transport the server\'s request waits for i
   const { text, elapsed } = await askRoots('sdk', (id) => invalid.line.replace('"id":1', `"id":${JSON.stringify(id)}`), 1500);
   assert.match(text, /^error -32001: /); // the SDK's own "Request timed out"
   assert.ok(elapsed >= 1400);
+});
+
+// SPEC §10.6: lines whose requests once waited for a timeout, each with the
+// ids in it and what each gets back (null: the SDK's own result), for the
+// server on our transport with a small line limit (its maxLine option).
+const LIMIT = 256;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const batchReply = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"error":{"code":-32600,"message":"Invalid Request: MCP has no batches; send each request on its own line"}}`;
+const damagedReply = (id) => `{"jsonrpc":"2.0","id":${id},"error":{"code":-32700,"message":"Parse error"}}`;
+const tooLongReply = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"error":{"code":-32600,"message":"Invalid Request: the line is longer than this peer reads"}}`;
+const UNREADABLE = [
+  {
+    label: 'a batch of two requests',
+    line: Buffer.from('[{"jsonrpc":"2.0","id":11,"method":"ping"},{"jsonrpc":"2.0","id":"twelve","method":"tools/list"}]'),
+    ids: new Map([[11, batchReply('11')], ['twelve', batchReply('"twelve"')]]),
+  },
+  {
+    label: 'a request after a byte order mark',
+    line: Buffer.concat([BOM, Buffer.from('{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"echo","arguments":{"text":"bom"}}}')]),
+    ids: new Map([[13, null]]),
+  },
+  {
+    label: 'a damaged request (a byte FF inside params)',
+    line: Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"echo","arguments":{"text":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}}}'),
+    ]),
+    ids: new Map([[14, damagedReply('14')]]),
+  },
+  {
+    label: 'a request cut short',
+    line: Buffer.from('{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"ec'),
+    ids: new Map([[15, damagedReply('15')]]),
+  },
+  {
+    label: 'a request longer than the line limit',
+    line: Buffer.from(`{"jsonrpc":"2.0","id":"sixteen","method":"tools/call","params":{"name":"echo","arguments":{"text":"${'x'.repeat(4 * LIMIT)}"}}}`),
+    ids: new Map([['sixteen', tooLongReply('"sixteen"')]]),
+  },
+];
+
+// The host's input: the handshake, each line above followed by a ping, a
+// last tools/call; and what came back, line by line, by id.
+async function unreadable(which, maxLine) {
+  const parts = [INITIALIZE, INITIALIZED];
+  UNREADABLE.forEach(({ line }, n) => parts.push(line, `{"jsonrpc":"2.0","id":${100 + n},"method":"ping"}`));
+  parts.push(CALL);
+  const input = Buffer.concat(parts.flatMap((part) => [Buffer.from(part), Buffer.from('\n')]));
+  const result = await run(process.execPath, [SERVER, which, ...(maxLine === undefined ? [] : [String(maxLine)])], { input });
+  assert.equal(result.status, 0, result.stderr);
+  const out = result.stdout.toString('utf8');
+  assert.ok(out.endsWith('\n'), 'every line written ends with LF');
+  const byId = new Map();
+  for (const line of out.split('\n').slice(0, -1)) {
+    const { id } = JSON.parse(line); // one response a line: a batch's answer is a line per reply
+    assert.ok(!byId.has(id), `one response for id ${id}`);
+    byId.set(id, line);
+  }
+  const records = result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{"record"'))
+    .map((line) => JSON.parse(line).record);
+  return { byId, records, stderr: result.stderr };
+}
+
+test('the SDK server on our transport answers every request whose id is in the line, and serves on', async () => {
+  const { byId, records, stderr } = await unreadable('envelope', LIMIT);
+  for (const { label, line, ids } of UNREADABLE) {
+    assert.equal(line.length > LIMIT, label.includes('longer'), label);
+    for (const [id, reply] of ids) {
+      assert.ok(byId.has(id), `${label}: no response for id ${id}; stderr:\n${stderr}`);
+      if (reply !== null) assert.equal(byId.get(id), reply, label);
+    }
+  }
+  assert.deepEqual(JSON.parse(byId.get(13)).result.content, [{ type: 'text', text: 'bom' }], 'the request after a mark reached the SDK');
+  UNREADABLE.forEach((_, n) => assert.deepEqual(JSON.parse(byId.get(100 + n)).result, {}, `ping ${100 + n}`));
+  assert.equal(JSON.parse(byId.get(1)).result.serverInfo.name, 'sdk-echo', 'initialize answered');
+  assert.deepEqual(JSON.parse(byId.get(2)).result.content, [{ type: 'text', text: TEXT }], 'the last call answered: the session lives on');
+  assert.deepEqual(
+    records.map((r) => [r.kind, r.action]),
+    [['batch', 'answered'], ['parse_error', 'answered'], ['parse_error', 'answered'], ['too_long', 'answered']],
+  );
+  const tooLong = records.at(-1);
+  assert.equal(tooLong.reply, tooLongReply('"sixteen"'));
+  assert.match(tooLong.message, /: too_long, answered \(.*\): \d+ bytes, id "sixteen" -> /);
+  assert.doesNotMatch(stderr, /sdkError/, 'nothing reached the SDK that it could not read');
+});
+
+test('the control: the SDK server on the SDK\'s own transport leaves those requests waiting', async () => {
+  const { byId } = await unreadable('sdk');
+  const answered = UNREADABLE.map(({ label, ids }) => [label, [...ids.keys()].filter((id) => byId.has(id))]);
+  // The SDK reads its pipe as UTF-8 with U+FFFD for a byte FF, and has no
+  // line limit of 256 bytes: those two requests it answers.
+  assert.deepEqual(answered, [
+    ['a batch of two requests', []],
+    ['a request after a byte order mark', []],
+    ['a damaged request (a byte FF inside params)', [14]],
+    ['a request cut short', []],
+    ['a request longer than the line limit', ['sixteen']],
+  ]);
+  UNREADABLE.forEach((_, n) => assert.ok(byId.has(100 + n), `ping ${100 + n}`));
+});
+
+test('a too-long response to the server\'s own request: its substitute fails the request at once (SPEC §10.6 (d))', async () => {
+  const answer = (id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"roots":[{"uri":"file:///${'r'.repeat(1000)}"}]}}`;
+  const { text, elapsed, stderr } = await askRoots('envelope', answer, 10_000, 256);
+  assert.equal(text, "error -32603: MCP error -32603: Internal error: the peer's response to this request is not valid MCP");
+  assert.ok(elapsed < 5000, `failed after ${elapsed.toFixed(0)} ms`);
+  const records = stderr.split('\n').filter((line) => line.startsWith('{"record"')).map((line) => JSON.parse(line).record);
+  assert.deepEqual(records.map((r) => [r.kind, r.action, r.level]), [['too_long', 'substituted', 'warning']]);
 });

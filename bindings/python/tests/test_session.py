@@ -67,8 +67,20 @@ def top_level_keys(text: Any) -> List[str]:
     return seen[-1]
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+def without_bom(line: bytes) -> bytes:
+    """The line after a UTF-8 byte order mark, which SPEC 10.6 (a) reads
+    past in the MCP profile."""
+    return line[len(BOM) :] if line.startswith(BOM) else line
+
+
 def needs_normal_form(line: bytes) -> bool:
-    """A raw CR, whitespace around the value, or a top-level member twice."""
+    """A byte order mark (SPEC 10.6 (a): forwarded without it), a raw CR,
+    whitespace around the value, or a top-level member twice."""
+    if line.startswith(BOM):
+        return True
     if b"\r" in line or line.strip(JSON_WS) != line:
         return True
     keys = top_level_keys(line)
@@ -100,7 +112,8 @@ def check_forwarded_text(text: Optional[str], line: bytes) -> None:
         return
     assert text is not None, line
     assert not whitespace_outside_strings(text), text
-    assert json.loads(text) == json.loads(line), (text, line)
+    assert not text.startswith("\ufeff"), text
+    assert json.loads(text) == json.loads(without_bom(line)), (text, line)
     keys = top_level_keys(text)
     assert keys == [k for k in NORMAL_ORDER if k in keys], text
 
@@ -254,6 +267,11 @@ def expected_action(vector: Dict[str, Any], role: str, profile: Any) -> Tuple[An
         return A.DROP, None  # its id names no request of ours
     if kind == "invalid_request":
         return A.ANSWER, vector["reply_" + role]
+    if kind == "parse_error" and vector.get("substitute"):
+        # SPEC 10.6 (c): a damaged response is never answered; with its id
+        # not outstanding it is dropped (role server) or diverted (client)
+        # as any parse error that is owed no reply.
+        return (A.DROP if role == "server" else A.DIVERT), None
     if role == "server":
         if kind in ("parse_error", "batch", "not_object"):
             return A.ANSWER, vector["reply_server"]

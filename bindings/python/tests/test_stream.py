@@ -163,8 +163,9 @@ def test_a_too_long_line_is_reported_once_with_its_length() -> None:
 def test_arguments_are_checked() -> None:
     stream = io.BytesIO(b"{}\n")
     for bad in ("10", 1.5, None, True):
-        with pytest.raises(TypeError):
-            je.read_messages(stream, max_line=bad)  # type: ignore[arg-type]
+        if bad is not None:  # None: the profile's default line limit
+            with pytest.raises(TypeError):
+                je.read_messages(stream, max_line=bad)  # type: ignore[arg-type]
         with pytest.raises(TypeError):
             je.read_messages(stream, chunk_size=bad)  # type: ignore[arg-type]
     for bad_value in (0, -1):
@@ -354,3 +355,25 @@ def test_random_lines_agree_everywhere() -> None:
             value = json.loads(line.decode("utf-8", "surrogatepass"))
             expected = value["method"].encode("utf-16", "surrogatepass").decode("utf-16", "replace")
             assert c.method == expected, line
+
+
+def test_no_max_line_is_the_profile_s_default_as_the_library_has_it() -> None:
+    """None (the default) leaves the limit to the library: its profile's
+    (profile_max_line), never a number of the binding's."""
+    assert je.profile_max_line(je.Profile.JSONRPC) == je.profile_max_line("jsonrpc") == je.DEFAULT_MAX_LINE
+    mcp = je.profile_max_line("mcp")
+    assert 0 < mcp <= je.DEFAULT_MAX_LINE
+    with pytest.raises(ValueError):
+        je.profile_max_line("nobody")
+    for profile in ("jsonrpc", "mcp"):
+        limit = je.profile_max_line(profile)
+        # A line of the limit's length is read; one byte more is too long.
+        for length, too_long in ((limit, False), (limit + 1, True)):
+            line = b"x" * length
+            for reader in (je.Reader(profile=profile), je.Reader(profile=profile, max_line=None)):
+                (_, c), = reader.feed(line + b"\n")
+                reader.close()
+                assert isinstance(c, je.TooLong) is too_long, (profile, length)
+            with je.Session("server", profile=profile) as session:
+                (d,) = session.feed(line + b"\n")
+                assert (d.kind == "too_long") is too_long, (profile, length)

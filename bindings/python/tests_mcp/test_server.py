@@ -8,9 +8,12 @@ after them all."""
 
 from __future__ import annotations
 
+import json
 from typing import Dict, List, Tuple
 
 import pytest
+
+from jsonrpc_envelope import profile_max_line
 
 from conftest import ABUSE, OUR_SERVER, OUR_SERVER_ON_SDK, mcp_vectors, vectors
 from mcp_peer import Server  # tests/support, on the path by conftest.py
@@ -19,7 +22,9 @@ from mcp_peer import Server  # tests/support, on the path by conftest.py
 DROPPED = [
     ("empty line", b""),
     ("JSON log line", b'{"level":"info","msg":"server started","port":8080}'),
-    ("17 MiB line", b'{"jsonrpc":"2.0","method":"x","params":"' + b"x" * (17 << 20) + b'"}'),
+    # A notification over the transport's default limit (the MCP profile's,
+    # as the library has it): nothing in it to answer.
+    ("too long line", b'{"jsonrpc":"2.0","method":"x","params":"' + b"x" * (profile_max_line("mcp") + (1 << 20)) + b'"}'),
 ]
 
 ALIVE = "alive"
@@ -102,3 +107,119 @@ def test_the_abuse_lines_are_what_the_issue_says(label: str, name: str) -> None:
         "bare string": "not_object",
     }
     assert kind == expected[label]
+
+
+# ---- SPEC 10.6: every request whose id is in the line is answered ---------------
+
+# The same example server, on our transport with a small line limit (the
+# transport's max_line option), so that a too-long line is cheap to send.
+LIMIT = 256
+SMALL_LIMIT_SERVER = [
+    OUR_SERVER[0],
+    "-c",
+    "import runpy; from jsonrpc_envelope.mcpstdio import run; "
+    f"run(runpy.run_path({OUR_SERVER[1]!r})['server'], max_line={LIMIT})",
+]
+BOM = b"\xef\xbb\xbf"
+# SPEC 10.6's replies, written out.
+BATCH_REPLY = (
+    '{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,'
+    '"message":"Invalid Request: MCP has no batches; send each request on its own line"}}'
+)
+DAMAGED_REPLY = '{"jsonrpc":"2.0","id":%s,"error":{"code":-32700,"message":"Parse error"}}'
+TOO_LONG_REPLY = (
+    '{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,'
+    '"message":"Invalid Request: the line is longer than this peer reads"}}'
+)
+# Each line a host may send whose requests once waited for a timeout, the
+# ids in it, and what each id gets back (None: the SDK's own result).
+UNREADABLE_REQUESTS: List[Tuple[str, bytes, Dict[object, object]]] = [
+    (
+        "a batch of two requests",
+        b'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"two","method":"tools/list"}]',
+        {1: BATCH_REPLY % "1", "two": BATCH_REPLY % '"two"'},
+    ),
+    (
+        "a request after a byte order mark",
+        BOM + b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"bom"}}}',
+        {3: None},
+    ),
+    (
+        "a damaged request (a byte FF inside params)",
+        b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\xff"}}}',
+        {4: DAMAGED_REPLY % "4"},
+    ),
+    (
+        "a request cut short",
+        b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ec',
+        {5: DAMAGED_REPLY % "5"},
+    ),
+    (
+        "a request longer than the line limit",
+        b'{"jsonrpc":"2.0","id":"six","method":"tools/call","params":{"name":"echo","arguments":{"text":"'
+        + b"x" * (4 * LIMIT)
+        + b'"}}}',
+        {"six": TOO_LONG_REPLY % '"six"'},
+    ),
+]
+
+
+def test_ours_answers_every_request_whose_id_is_in_the_line() -> None:
+    """A host sends the SDK's server, on our transport, each line above
+    followed by a ping: every request id gets a response with that id (the
+    library's reply, written whole; or the SDK's own), every ping its
+    result, and the session lives on."""
+    server = Server(SMALL_LIMIT_SERVER)
+    assert server.call("ping", {})["result"] == {}  # started and initialized
+    peer = server.peer
+    assert peer is not None
+    waiting: Dict[object, object] = {}
+    for n, (label, line, ids) in enumerate(UNREADABLE_REQUESTS):
+        assert (len(line) > LIMIT) == ("longer" in label), label
+        ping = 100 + n
+        assert peer.send(line + b"\n" + b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % ping)
+        waiting.update(ids)
+        waiting[ping] = {}
+    got: Dict[object, bytes] = {}
+    while len(got) < len(waiting):
+        line = peer.line(20)  # raises queue.Empty: an id never answered
+        assert line is not None, (server.stderr, got)  # stdout ended: the server is gone
+        message = json.loads(line)
+        assert message["id"] in waiting and message["id"] not in got, line
+        got[message["id"]] = line.rstrip(b"\n")
+    # Each line read back is one response: the batch's two replies came as
+    # two lines, each with its id.
+    for id_, expected in waiting.items():
+        if isinstance(expected, str):
+            assert got[id_] == expected.encode(), id_
+        elif expected == {}:
+            assert json.loads(got[id_])["result"] == {}, id_  # a ping
+        else:
+            assert echoed(json.loads(got[id_])) == [{"type": "text", "text": "bom"}], got[id_]
+    assert echoed(server.call("tools/call", {"name": "echo", "arguments": {"text": "still here"}})) == STILL_HERE
+    status = server.close()
+    assert server.starts == 1 and status == 0
+    log = server.stderr.decode()
+    assert ": batch, answered (" in log and ": parse_error, answered (" in log, log
+    assert f"too_long ({len(UNREADABLE_REQUESTS[-1][1])} bytes, id \"six\"), answered (" in log, log
+    assert "the SDK refused" not in log, log
+
+
+def test_control_the_sdk_transport_leaves_those_requests_waiting() -> None:
+    """The SDK's own transport (no line limit, so the long line is only
+    long), as observed with mcp 2.3.0: the pings are answered, and of the
+    lines' requests only the one with a byte FF, which the SDK reads with
+    U+FFFD in its place (its stdin decodes with errors="replace")."""
+    server = Server(OUR_SERVER_ON_SDK)
+    answered = {}
+    for label, line, ids in UNREADABLE_REQUESTS[:-1]:
+        replies, state = server.probe(line + b"\n")
+        assert state == ALIVE, label
+        answered[label] = [json.loads(reply)["id"] for reply in replies]
+    assert answered == {
+        "a batch of two requests": [],
+        "a request after a byte order mark": [],
+        "a damaged request (a byte FF inside params)": [4],
+        "a request cut short": [],
+    }
+    assert server.starts == 1 and server.close() == 0

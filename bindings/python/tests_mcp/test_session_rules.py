@@ -156,6 +156,107 @@ def test_the_server_transport_substitutes_and_attributes(caplog: Any) -> None:
     ]
 
 
+# ---- SPEC 10.6 (d): a too-long line's action is carried out -------------------
+
+LIMIT = 128
+TOO_LONG_REPLY = (
+    '{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,'
+    '"message":"Invalid Request: the line is longer than this peer reads"}}'
+)
+BATCH_REPLY = (
+    '{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,'
+    '"message":"Invalid Request: MCP has no batches; send each request on its own line"}}'
+)
+
+
+def long_response(id_text: bytes) -> bytes:
+    return b'{"jsonrpc":"2.0","id":' + id_text + b',"result":{"content":[{"type":"text","text":"' + b"y" * (2 * LIMIT) + b'"}]}}'
+
+
+def test_the_server_transport_answers_substitutes_and_writes_whole(caplog: Any) -> None:
+    """Over a small max_line: a too-long request is answered by its id, a
+    too-long response to the server's own request is handed to the SDK as
+    its substitute (not only dropped and logged), and a batch's answer of
+    two lines is written whole."""
+    caplog.set_level(logging.WARNING, logger=LOGGER)
+    stdin, out = Pipe(), io.StringIO()
+    long_request = b'{"jsonrpc":"2.0","id":"L","method":"tools/call","params":{"text":"' + b"x" * (2 * LIMIT) + b'"}}'
+
+    async def run() -> List[Any]:
+        got = []
+        async with stdio_server(stdin=stdin.file, stdout=anyio.wrap_file(out), max_line=LIMIT) as (
+            read_stream,
+            write_stream,
+        ):
+            async with write_stream:
+                with anyio.fail_after(10):
+                    message = mcp_types.JSONRPCRequest(jsonrpc="2.0", id=42, method="sampling/createMessage", params={})
+                    await write_stream.send(SessionMessage(message))
+                    await written(out, 1)
+                    stdin.send(long_response(b"42"))
+                    got.append((await read_stream.receive()).message)
+                    stdin.send(long_request)
+                    stdin.send(b'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]')
+                    stdin.send(long_response(b"42"))  # nobody waits on 42 now: dropped
+                    stdin.send(b'{"jsonrpc":"2.0","id":3,"method":"ping"}')
+                    got.append((await read_stream.receive()).message)
+                    stdin.close()
+                    async for item in read_stream:
+                        got.append(item)
+        return got
+
+    got = anyio.run(run)
+    assert [m.model_dump(by_alias=True, exclude_unset=True) for m in got] == [
+        json.loads(SUBSTITUTE % "42"),
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+    ]
+    assert out.getvalue().splitlines()[1:] == [TOO_LONG_REPLY % '"L"', BATCH_REPLY % "1", BATCH_REPLY % "2"]
+    assert out.getvalue().endswith("\n")
+    assert [r.split(" (", 1)[0] for r in records(caplog)] == [
+        "jsonrpc-envelope: stdin line 1: too_long",
+        "jsonrpc-envelope: stdin line 2: too_long",
+        "jsonrpc-envelope: stdin line 3: batch, answered",
+        "jsonrpc-envelope: stdin line 4: too_long",
+    ]
+    assert [r.split("), ", 1)[1].split(" (")[0] for r in records(caplog) if "too_long" in r] == [
+        "substituted", "answered", "dropped",
+    ]
+
+
+def test_the_client_transport_substitutes_a_too_long_response(caplog: Any) -> None:
+    """A server whose answer to our request is longer than max_line: the
+    request fails at once with the substitute, and the session reads on."""
+    caplog.set_level(logging.WARNING, logger=LOGGER)
+    script = (
+        "import json, sys\n"
+        "request = json.loads(sys.stdin.readline())\n"
+        "id_text = json.dumps(request['id']).encode()\n"
+        f"sys.stdout.buffer.write({long_response(b'@')!r}.replace(b'@', id_text) + b'\\n')\n"
+        "sys.stdout.buffer.write(b'{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"after\"}}\\n')\n"
+        "sys.stdout.flush()\n"
+        "sys.stdin.read()\n"
+    )
+    peer = [PYTHON, "-c", script]
+
+    async def run() -> List[Any]:
+        got = []
+        with anyio.fail_after(30):
+            async with stdio_client(params(peer), max_line=LIMIT) as (read_stream, write_stream):
+                message = mcp_types.JSONRPCRequest(jsonrpc="2.0", id=7, method="tools/list")
+                await write_stream.send(SessionMessage(message))
+                got.append((await read_stream.receive()).message)
+                got.append((await read_stream.receive()).message)
+        return got
+
+    got = anyio.run(run)
+    assert [m.model_dump(by_alias=True, exclude_unset=True) for m in got] == [
+        json.loads(SUBSTITUTE % "7"),
+        {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "after"}},
+    ]
+    (record,) = records(caplog)
+    assert record.startswith(f"jsonrpc-envelope: stdout line 1: too_long ({len(long_response(b'7'))} bytes, id 7), substituted ("), record
+
+
 # ---- what the SDK's validation refuses ----------------------------------------
 
 
@@ -269,10 +370,18 @@ def expected_server_side(vectors: List[Dict[str, Any]]) -> Tuple[List[str], List
     replies = []
     for v in vectors:
         if v["reply_server"]:
-            replies.append(v["reply_server"])
+            # A batch's reply is one line per request (SPEC 10.6 (b)).
+            replies.extend(v["reply_server"].split("\n"))
         elif v["name"] in KNOWN_REFUSED and v["kind"] == "request":
             replies.append(REFUSED_REQUEST % v["id"])
     return replies, [v for v in vectors if handed_to_the_sdk(v)]
+
+
+def message_of(v: Dict[str, Any]) -> Any:
+    """A vector's message as JSON reads it, after a byte order mark, which
+    the transports hand on without it (SPEC 10.6 (a))."""
+    line = v["line"]
+    return json.loads(line[1:] if line.startswith("\ufeff") else line)
 
 
 def refusal_records(caplog: Any) -> List[str]:
@@ -296,7 +405,7 @@ def test_the_vectors_reach_the_server_sdk_unrefused(caplog: Any) -> None:
     assert all(isinstance(item, SessionMessage) for item in got)
     assert len(got) == len(handed) > 40
     for item, vector in zip(got, handed):
-        assert item.message.model_dump(by_alias=True, exclude_unset=True) == json.loads(vector["line"]), vector["name"]
+        assert item.message.model_dump(by_alias=True, exclude_unset=True) == message_of(vector), vector["name"]
     numbers = [n + 1 for n, (_, v) in enumerate(pairs) if v["name"] in KNOWN_REFUSED]
     assert refusal_records(caplog) == [f"jsonrpc-envelope: stdin line {n}: the SDK refused it, answered" for n in numbers]
 
@@ -321,7 +430,7 @@ def test_the_vectors_reach_the_client_sdk_unrefused(tmp_path: Any, caplog: Any) 
     assert all(isinstance(item, SessionMessage) for item in got)
     handed = [v for _, v in pairs if handed_to_the_sdk(v)]
     assert [item.message.model_dump(by_alias=True, exclude_unset=True) for item in got] == [
-        json.loads(v["line"]) for v in handed
+        message_of(v) for v in handed
     ]
     numbers = [n + 1 for n, (_, v) in enumerate(pairs) if v["name"] in KNOWN_REFUSED]
     assert refusal_records(caplog) == [f"jsonrpc-envelope: stdout line {n}: the SDK refused it, answered" for n in numbers]

@@ -108,9 +108,12 @@ class Lines {
     }
   }
 
-  // A reply of the library's to the peer.
+  // A reply of the library's to the peer, written whole, in one write: the
+  // answer to a batch is several replies joined by LF (SPEC 10.6 (b)), each
+  // a line told to the session. A line too long to read is answered so too
+  // (SPEC 10.6 (d)): its action and text are the library's, like any other.
   #answer(text) {
-    this.sent(text);
+    for (const line of text.split('\n')) this.sent(line);
     this.#write(`${text}\n`);
   }
 

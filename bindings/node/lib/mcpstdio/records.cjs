@@ -31,7 +31,10 @@ function record(role, line, refusal) {
   if (refusal !== undefined) base.error = logValue(String(refusal.error?.message ?? refusal.error));
   let summary = `${role === Role.SERVER ? 'stdin' : 'server stdout'} line ${base.number}: ${base.kind}, ${base.action}`;
   summary += base.error === undefined ? ` (${base.note})` : ` (${base.note}: ${base.error})`;
-  summary += tooLong ? `: ${base.length} bytes` : `: ${base.text}`;
+  // A too-long line is never held: its length, and the id the library read
+  // in its first bytes, if any (SPEC 10.6 (d)).
+  if (tooLong) summary += line.id === null ? `: ${base.length} bytes` : `: ${base.length} bytes, id ${logValue(line.id)}`;
+  else summary += `: ${base.text}`;
   // A substitute or an attributed line carries the peer's text: rendered too.
   if (base.reply !== null) summary += ` -> ${logValue(base.reply)}`;
   base.message = summary;

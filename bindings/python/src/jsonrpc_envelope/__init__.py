@@ -34,7 +34,7 @@ environment variable ``JSONRPC_ENVELOPE_LIB``; it must have ABI version
 # - ``_reader``: ``Reader`` and ``read_messages``;
 # - ``_session``: ``Session``, ``SessionLine`` and ``Decision``.
 
-from ._arguments import DEFAULT_MAX_LINE
+from ._arguments import DEFAULT_MAX_LINE, profile_max_line
 from ._batch import Message
 from ._classification import Classification, TooLong
 from ._classify import classify
@@ -71,5 +71,6 @@ __all__ = [
     "library_version",
     "lib_path",
     "log_value",
+    "profile_max_line",
     "read_messages",
 ]

@@ -10,7 +10,9 @@ from typing import Any, Optional
 from ._enums import PROFILE_BY_NAME, ROLE_CODE, Profile, Role
 from ._ffi import lib
 
-#: The library's default line limit.
+#: The library's default line limit in the JSON-RPC profile (SPEC §6). A
+#: reader or a session given no ``max_line`` has its profile's,
+#: ``profile_max_line(profile)``.
 DEFAULT_MAX_LINE: int = lib.jsonrpc_default_max_line()
 
 _SIZE_MAX = ctypes.c_size_t(-1).value
@@ -56,6 +58,23 @@ def as_profile(profile: Any) -> Profile:
     if found is None:
         raise ValueError(f"profile must be Profile.JSONRPC or Profile.MCP ('jsonrpc' or 'mcp'), not {profile!r}")
     return found  # type: ignore[return-value]
+
+
+def profile_max_line(profile: Any) -> int:
+    """The line limit a reader or a session of ``profile`` has when given
+    no ``max_line``, as the library has it: ``DEFAULT_MAX_LINE`` for the
+    JSON-RPC profile; for MCP, the library's limit for that profile."""
+    limit: int = lib.jsonrpc_profile_max_line(as_profile(profile).value)
+    return limit
+
+
+def max_line_arg(max_line: Any) -> int:
+    """What the library takes for ``max_line``: the limit, checked, or 0
+    for None, which the library reads as its profile's default."""
+    if max_line is None:
+        return 0
+    check_max_line(max_line)
+    return int(max_line)
 
 
 def check_max_line(max_line: Any) -> None:

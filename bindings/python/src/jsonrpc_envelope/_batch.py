@@ -18,24 +18,31 @@ from operator import itemgetter
 from typing import Any, List, Optional, Tuple, Union
 
 from ._classification import KIND_OF_LINE, REASON, Classification, TooLong, needs_strings
-from ._enums import Role
+from ._enums import ID_KIND_BY_CODE, Role
 from ._errors import EnvelopeError
 from ._ffi import CONSTANTS, JsonRpcBatch, JsonRpcLine
 from ._layout import (
     CLASSIFICATION_IN_ITEM,
     CLASSIFICATION_SIZE,
+    ID_KIND_AT,
+    ID_STRING_AT,
     ITEM,
     ITEM_KIND_AT,
     NEEDS_AT,
     PLACE_AT,
     RECORD_SIZE,
+    SPAN_NAMES,
+    SPANS_AT,
     STRINGS_AT,
     column,
     iter_records,
     offset,
+    read_id_kind,
+    read_id_string,
     read_item_kind,
     read_needs,
     read_place,
+    read_spans,
     read_strings,
 )
 
@@ -119,12 +126,38 @@ def _batch_text(texts: bytes, texts_at: int) -> Any:
     return text
 
 
+def _too_long(classification: bytes, length: int, text: Any, role: Optional[Role]) -> TooLong:
+    """The TooLong of a too-long item, from its classification's bytes: its
+    length, and what the library read in its first bytes (SPEC §10.6 (d)),
+    the strings read with ``text`` (a reader of the batch's strings). The
+    line's bytes are not held, so its id is the library's string, not a
+    slice of the line."""
+    words = iter(read_spans(classification, SPANS_AT))
+    spans = {name: (offset, span) for name, offset, span in zip(SPAN_NAMES, words, words) if span}
+    id_ptr, id_len = read_id_string(classification, ID_STRING_AT)
+    mp, ml, _rp, _rl, sp, sl, cp, cl, up, ul = read_strings(classification, STRINGS_AT)
+    id_kind = ID_KIND_BY_CODE[read_id_kind(classification, ID_KIND_AT)[0]]
+    if id_kind is None:  # pragma: no cover - the library never gives one
+        raise EnvelopeError("the library gave an unknown id kind")
+    return TooLong(
+        length,
+        id=text(id_ptr, id_len),
+        id_kind=id_kind,
+        method=text(mp, ml),
+        spans=spans,
+        reply_server=text(sp, sl),
+        reply_client=text(cp, cl),
+        substitute=text(up, ul),
+        role=role,
+    )
+
+
 def _one_item(items: bytes, batch: JsonRpcBatch, role: Optional[Role]) -> Message:
     """The message of a batch's only item, its strings read from the batch
     (still the reader's) only where they are needed."""
     at, length = read_place(items, PLACE_AT)
     if read_item_kind(items, ITEM_KIND_AT)[0] == _TOO_LONG:
-        return (None, TooLong(length))
+        return (None, _too_long(items[CLASSIFICATION_IN_ITEM:], length, _live_text, role))
     line = string_at(batch.bytes + at, length)
     return (line, from_record(items[CLASSIFICATION_IN_ITEM:], line, role))
 
@@ -182,10 +215,11 @@ def _item_by_item(
     found: List[Message] = []
     for base in range(0, count * ITEM, ITEM):
         at, length = read_place(items, base + PLACE_AT)
+        start = base + CLASSIFICATION_IN_ITEM
         if read_item_kind(items, base + ITEM_KIND_AT)[0] == _TOO_LONG:
-            found.append((None, TooLong(length)))
+            classification = items[start : start + CLASSIFICATION_SIZE]
+            found.append((None, _too_long(classification, length, _batch_text(texts, texts_at), role)))
             continue
         line = data[at : at + length]
-        start = base + CLASSIFICATION_IN_ITEM
         found.append((line, from_record(items[start : start + CLASSIFICATION_SIZE], line, role, texts, texts_at)))
     return found

@@ -322,36 +322,116 @@ class Classification(tuple):  # type: ignore[type-arg]
 
 
 class TooLong:
-    """A line longer than ``max_line``, which ``read_messages`` skipped without
-    holding it (SPEC §6). It is owed no reply in either role."""
+    """A line longer than the reader's ``max_line``, never held whole (SPEC
+    §6): ``length`` is its length in bytes.
 
-    __slots__ = ("length",)
+    In the MCP profile the reader reads the line's first bytes (as many as
+    its limit) as a damaged line (SPEC §10.6 (d)); where they hold a
+    request's or a response's readable id, the library gives it here:
+    ``id`` (its exact text), ``id_kind`` and its place in the line
+    (``spans["id"]``), and for a request ``method`` (``spans["method"]``)
+    and ``reply_server``, the reply that says the line is too long; for a
+    response, ``substitute``. Otherwise these are None (``IdKind.ABSENT``,
+    no spans): the line is owed no reply in either role. Every value is the
+    library's, copied as it gave it."""
+
+    __slots__ = ("length", "id", "id_kind", "method", "spans", "reply_server", "reply_client", "substitute", "role")
     kind = Kind.TOO_LONG
-    reply_server = None
-    reply_client = None
-    substitute = None
 
     length: int
+    id: Optional[str]
+    id_kind: IdKind
+    method: Optional[str]
+    spans: Dict[str, Tuple[int, int]]
+    reply_server: Optional[str]
+    reply_client: Optional[str]
+    substitute: Optional[str]
+    role: Optional[Role]
 
-    def __init__(self, length: int) -> None:
-        object.__setattr__(self, "length", length)
+    def __init__(
+        self,
+        length: int,
+        *,
+        id: Optional[str] = None,
+        id_kind: IdKind = IdKind.ABSENT,
+        method: Optional[str] = None,
+        spans: Optional[Dict[str, Tuple[int, int]]] = None,
+        reply_server: Optional[str] = None,
+        reply_client: Optional[str] = None,
+        substitute: Optional[str] = None,
+        role: Optional[Role] = None,
+    ) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "length", length)
+        setattr_(self, "id", id)
+        setattr_(self, "id_kind", id_kind)
+        setattr_(self, "method", method)
+        setattr_(self, "spans", dict(spans or {}))
+        setattr_(self, "reply_server", reply_server)
+        setattr_(self, "reply_client", reply_client)
+        setattr_(self, "substitute", substitute)
+        setattr_(self, "role", role)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TooLong is immutable")
 
-    def reply(self, role: Union[Role, str, None] = None) -> None:
-        """No reply is owed for a line too long to read."""
-        if role is not None:
-            role_code(role)
-        return None
+    def reply(self, role: Union[Role, str, None] = None) -> Optional[str]:
+        """The reply the endpoint in ``role`` owes for this line, or None, as
+        ``Classification.reply``: ``role`` defaults to the role the line was
+        read with; with neither, a TypeError says a role is needed."""
+        if role is None:
+            role = self.role
+            if role is None:
+                raise TypeError("reply() needs a role: 'server' or 'client'")
+        code = role_code(role)
+        return self.reply_server if code == _ROLE_SERVER else self.reply_client
+
+    def to_dict(self) -> Dict[str, Any]:
+        """``kind`` and ``length``, and what the library read in the
+        line's first bytes, as JSON-ready values."""
+        return {
+            "kind": self.kind.value,
+            "length": self.length,
+            "id_kind": self.id_kind.value,
+            "id": self.id,
+            "method": self.method,
+            "spans": {name: list(span) for name, span in self.spans.items()},
+            "reply_server": self.reply_server,
+            "reply_client": self.reply_client,
+            "substitute": self.substitute,
+        }
+
+    def _key(self) -> Tuple[Any, ...]:
+        return (
+            self.length, self.id, self.id_kind, self.method, tuple(sorted(self.spans.items())),
+            self.reply_server, self.reply_client, self.substitute,
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TooLong):
             return NotImplemented
-        return self.length == other.length
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((TooLong, self.length))
+        return hash((TooLong, self._key()))
 
     def __repr__(self) -> str:
-        return f"TooLong(length={self.length})"
+        parts = [f"length={self.length}"]
+        for name in ("id", "method"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name}={value!r}")
+        return f"TooLong({', '.join(parts)})"
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (_too_long, (self.length, self.id, self.id_kind, self.method, self.spans,
+                            self.reply_server, self.reply_client, self.substitute, self.role))
+
+
+def _too_long(*fields: Any) -> TooLong:
+    """A TooLong from its fields in ``__reduce__``'s order (for pickle)."""
+    length, id_, id_kind, method, spans, reply_server, reply_client, substitute, role = fields
+    return TooLong(
+        length, id=id_, id_kind=id_kind, method=method, spans=spans,
+        reply_server=reply_server, reply_client=reply_client, substitute=substitute, role=role,
+    )

@@ -213,6 +213,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jsonrpc_profile_name": (c_char_p, [c_uint32]),
     "jsonrpc_action_name": (c_char_p, [c_uint32]),
     "jsonrpc_default_max_line": (c_size_t, []),
+    # (profile) -> the profile's line limit unless a host chooses one
+    "jsonrpc_profile_max_line": (c_size_t, [c_uint32]),
     "jsonrpc_log_value": (JsonRpcString, [c_char_p, c_size_t]),
     # (line, len, role, profile)
     "jsonrpc_invalid_reply": (JsonRpcReply, [c_char_p, c_size_t, c_uint32, c_uint32]),

@@ -106,6 +106,10 @@ read_strings, STRINGS_AT = reader(
       for part in ("ptr", "len")),
 )
 
+#: The id string's pointer and length: read only for a too-long line, whose
+#: bytes are not held, so that its id (SPEC §10.6 (d)) is the library's copy.
+read_id_string, ID_STRING_AT = reader(_C, "id.ptr", "id.len")
+
 # Readers of a record (offsets count from its first byte).
 read_id_kind, ID_KIND_AT = reader(_C, "id_kind")
 #: One span, (offset, length), at the offset of the one wanted.

@@ -4,9 +4,9 @@ the caller, and ``read_messages``, a Reader fed from a blocking stream."""
 from __future__ import annotations
 
 import ctypes
-from typing import Any, BinaryIO, Iterator, List, Union
+from typing import Any, BinaryIO, Iterator, List, Optional, Union
 
-from ._arguments import DEFAULT_MAX_LINE, as_bytes, as_profile, as_role, check_max_line
+from ._arguments import as_bytes, as_profile, as_role, max_line_arg
 from ._batch import Message, items_of, messages
 from ._enums import Profile, Role
 from ._errors import check_status
@@ -26,7 +26,7 @@ _reader_free = lib.jsonrpc_reader_free
 def read_messages(
     stream: BinaryIO,
     *,
-    max_line: int = DEFAULT_MAX_LINE,
+    max_line: Optional[int] = None,
     role: Union[Role, str, None] = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     profile: Union[Profile, str] = Profile.JSONRPC,
@@ -35,8 +35,9 @@ def read_messages(
     ``(line, classification)`` for each line, in order, each line classified
     by ``profile`` (JSON-RPC 2.0 alone by default).
 
-    A line longer than ``max_line`` bytes is never held whole: it is yielded
-    once, when its end is seen, as ``(None, TooLong(length))``. At the end of
+    A line longer than ``max_line`` bytes (None: the profile's default,
+    ``profile_max_line(profile)``) is never held whole: it is yielded once,
+    when its end is seen, as ``(None, TooLong(length))``. At the end of
     the stream a last line without LF is yielded too.
 
     The stream is read ``chunk_size`` bytes at a time (with ``read1`` where
@@ -48,7 +49,7 @@ def read_messages(
     library's reader is freed when the iteration ends, fails, or is closed
     or dropped.
     """
-    check_max_line(max_line)
+    max_line_arg(max_line)
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int):
         raise TypeError(f"chunk_size must be an int, not {type(chunk_size).__name__}")
     if chunk_size <= 0:
@@ -83,9 +84,10 @@ class Reader:
     returns the messages of the lines they completed, in order, classified
     by ``profile`` (JSON-RPC 2.0 alone by default), as ``read_messages``
     yields them: ``(line, Classification)``, or ``(None,
-    TooLong(length))`` for a line over ``max_line``, which is never held
-    whole. ``end()`` says the stream has ended and returns the message of a
-    last line without LF, if there is one. The library keeps the partial
+    TooLong(length))`` for a line over ``max_line`` (None: the profile's
+    default, ``profile_max_line(profile)``), which is never held whole.
+    ``end()`` says the stream has ended and returns the message of a last
+    line without LF, if there is one. The library keeps the partial
     line between calls; this object holds no bytes of its own.
 
     The library's reader is freed by ``end()``, ``close()``, leaving a
@@ -98,17 +100,17 @@ class Reader:
     def __init__(
         self,
         *,
-        max_line: int = DEFAULT_MAX_LINE,
+        max_line: Optional[int] = None,
         role: Union[Role, str, None] = None,
         profile: Union[Profile, str] = Profile.JSONRPC,
     ) -> None:
         self._reader: Any = None
-        check_max_line(max_line)
+        limit = max_line_arg(max_line)
         self._role = as_role(role)
         code = as_profile(profile).value
         self._batch = JsonRpcBatch()
         self._batch_ref = ctypes.byref(self._batch)
-        reader = _reader_new(max_line, code)
+        reader = _reader_new(limit, code)
         if not reader:
             raise MemoryError("jsonrpc_reader_new: out of memory")
         self._reader = reader

@@ -10,7 +10,7 @@ import threading
 from ctypes import string_at
 from typing import Any, Dict, List, NamedTuple, Optional, Union
 
-from ._arguments import DEFAULT_MAX_LINE, as_bytes, as_profile, check_max_line, role_code
+from ._arguments import as_bytes, as_profile, max_line_arg, role_code
 from ._batch import items_of, messages
 from ._classification import Classification, TooLong
 from ._enums import ACTION_BY_CODE, Kind, Profile, Role
@@ -41,7 +41,9 @@ class SessionLine(NamedTuple):
     - ``classification``: a ``Classification``, or ``TooLong``;
     - ``action``: an ``Action``; what it asks:
       ``FORWARD``, hand ``line`` on, with an LF;
-      ``ANSWER``, write ``action_text`` and an LF back to the line's sender;
+      ``ANSWER``, write ``action_text`` and an LF back to the line's sender,
+      whole (for an MCP batch it is several replies joined by LF; a
+      too-long line may be answered too: SPEC 10.6);
       ``SUBSTITUTE`` and ``ATTRIBUTE``, hand ``action_text`` on in the
       line's place;
       ``DROP`` and ``DIVERT``, nobody sees the line: log ``note``, with the
@@ -121,7 +123,9 @@ def _decided(batch: JsonRpcBatch, role: Role) -> List[SessionLine]:
 class Session:
     """One endpoint's session (SPEC §8 to §10), the library's
     ``JsonRpcSession``: a stream reader that also decides what to do with
-    each line it reads, in ``role`` and by ``profile``, and keeps the ids of
+    each line it reads, in ``role`` and by ``profile`` (its lines at most
+    ``max_line`` bytes; None: the profile's default,
+    ``profile_max_line(profile)``), and keeps the ids of
     the requests written the other way that are still outstanding (for
     substitutes and the handshake rule, in the MCP profile).
 
@@ -148,17 +152,17 @@ class Session:
         role: Union[Role, str],
         *,
         profile: Union[Profile, str] = Profile.JSONRPC,
-        max_line: int = DEFAULT_MAX_LINE,
+        max_line: Optional[int] = None,
     ) -> None:
         self._session: Any = None
         code = role_code(role)
-        check_max_line(max_line)
+        limit = max_line_arg(max_line)
         self._role = Role(role)
         self._profile = as_profile(profile)
         self._lock = threading.Lock()
         self._batch = JsonRpcBatch()
         self._batch_ref = ctypes.byref(self._batch)
-        session = _session_new(code, self._profile.value, max_line)
+        session = _session_new(code, self._profile.value, limit)
         if not session:
             raise MemoryError("jsonrpc_session_new: out of memory")
         self._session = session

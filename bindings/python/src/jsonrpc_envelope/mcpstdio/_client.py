@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import sys
 from contextlib import asynccontextmanager, suppress
-from typing import Any, AsyncIterator, TextIO, Tuple
+from typing import Any, AsyncIterator, Optional, TextIO, Tuple
 
 import anyio
 import anyio.lowlevel
 
-from .. import DEFAULT_MAX_LINE, Profile, Role, Session
-from ._lines import Lines, logger
+from .. import Profile, Role, Session
+from ._lines import Lines, lines_of, logger
 from . import _sdk as sdk
 
 
@@ -30,7 +30,7 @@ async def stdio_client(
     server: sdk.StdioServerParameters,
     errlog: TextIO = sys.stderr,
     *,
-    max_line: int = DEFAULT_MAX_LINE,
+    max_line: Optional[int] = None,
 ) -> AsyncIterator[Tuple[Any, Any]]:
     """Spawns an MCP server subprocess and connects to it over stdin/stdout,
     as ``mcp.client.stdio.stdio_client`` does, with the envelope rules of
@@ -39,8 +39,10 @@ async def stdio_client(
     - a broken request from the server (not valid MCP) is answered with the
       library's ``client`` reply;
     - a banner, print() output, a JSON log line, an empty line, a batch, a
-      bare value, a line longer than ``max_line`` bytes: logged, never
-      handed to the session;
+      bare value, a line longer than ``max_line`` bytes (never held
+      whole): logged, never handed to the session; but a damaged or
+      too-long response whose id can be read in it is replaced by its
+      substitute while that request waits (SPEC 10.6);
     - an error that names no request (``"id": null`` or no id), while
       exactly one request is outstanding, is handed to the session as that
       request's error, so the call fails at once with the server's error;
@@ -51,6 +53,9 @@ async def stdio_client(
     - the rest is handed to the session as the SDK's own transport hands
       it, and a line the SDK's validation still refuses never reaches it as
       an exception (it is answered or dropped, logged at error level).
+
+    ``max_line`` is the longest line read, in bytes; None leaves it to the
+    library: the MCP profile's default, ``profile_max_line("mcp")``.
 
     Raises:
         OSError: If the server process cannot be spawned.
@@ -85,8 +90,11 @@ async def stdio_client(
             # library's replies share the server's stdin. The library's session
             # hears of each before it leaves, so that its answer always finds it.
             data = (text + "\n").encode(encoding=server.encoding, errors=server.encoding_error_handler)
+            # A text of several lines (the library's answer to a batch) goes
+            # whole, in one write, each line told to the session.
             async with send_lock:
-                session.sent(data[:-1])
+                for line in lines_of(text):
+                    session.sent(line.encode(encoding=server.encoding, errors=server.encoding_error_handler))
                 await process.stdin.send(data)
 
         async def send_reply(text: str) -> None:

@@ -16,7 +16,7 @@ logger's name."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, List
 
 from .. import Action, EnvelopeError, Session, SessionLine, log_value
 from ._sdk import SessionMessage
@@ -30,10 +30,14 @@ def line_record(stream: str, d: SessionLine) -> None:
     """The WARNING record of a line the session did not simply forward."""
     if not logger.isEnabledFor(logging.WARNING):
         return
-    if d.line is None:  # too long: never held, so only its length is known
+    if d.line is None:
+        # Too long: never held, so only its length is known, and the id the
+        # library read in its first bytes, if any (SPEC 10.6 (d)).
+        c = d.classification
+        read = "" if c.id is None else ", id " + log_value(c.id)
         logger.warning(
-            "jsonrpc-envelope: %s line %d: %s (%d bytes), %s (%s)",
-            stream, d.number, d.kind, d.classification.length, d.action, d.note,
+            "jsonrpc-envelope: %s line %d: %s (%d bytes%s), %s (%s)",
+            stream, d.number, d.kind, c.length, read, d.action, d.note,
         )
     else:
         logger.warning(
@@ -42,12 +46,24 @@ def line_record(stream: str, d: SessionLine) -> None:
         )
 
 
+def lines_of(text: str) -> List[str]:
+    """The lines of a text the library gave to write: one, or, for the
+    answer to a batch, several joined by LF (each one reply)."""
+    return text.split("\n")
+
+
 class Lines:
     """One transport's reading side: does what ``session`` decided for each
     line read from ``stream``. ``validate`` is the SDK's own decoding of a
     line's bytes into a message (its model validation), ``deliver`` hands a
     ``SessionMessage`` to the SDK, ``answer`` writes a text back to the
-    line's sender (and tells the session of it)."""
+    line's sender, whole (and tells the session of it): the library's
+    answer to a batch is several replies joined by LF (SPEC 10.6 (b)).
+
+    A line too long to read has no bytes, but its action is carried out
+    like any other: answered (a request whose id its first bytes hold) or
+    substituted (a response whose id is outstanding), with the library's
+    text (SPEC 10.6 (d))."""
 
     def __init__(
         self,

@@ -21,8 +21,8 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from .. import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LINE, Profile, Role, Session
-from ._lines import Lines
+from .. import DEFAULT_CHUNK_SIZE, Profile, Role, Session
+from ._lines import Lines, lines_of
 from ._sdk import (
     MCPServer,
     Server,
@@ -60,7 +60,7 @@ async def stdio_server(
     stdin: Optional[anyio.AsyncFile[str]] = None,
     stdout: Optional[anyio.AsyncFile[str]] = None,
     *,
-    max_line: int = DEFAULT_MAX_LINE,
+    max_line: Optional[int] = None,
 ) -> AsyncIterator[Tuple[Any, Any]]:
     """Serve MCP over the process's stdin and stdout, as
     ``mcp.server.stdio.stdio_server`` does, with the envelope rules of the
@@ -68,10 +68,16 @@ async def stdio_server(
 
     - a line owed a ``server`` reply (not JSON, a batch, not an object, a
       request that is not valid MCP) is answered at once with the
-      library's reply and never reaches the SDK;
-    - an empty line, a JSON object that is not JSON-RPC, and a line longer
-      than ``max_line`` bytes (never held whole) are dropped, each with a
-      log record;
+      library's reply and never reaches the SDK: a damaged request whose
+      id can be read gets that id, and a batch one reply per request, one
+      line each, written whole (SPEC 10.6);
+    - a line longer than ``max_line`` bytes is never held whole: answered
+      when its first bytes hold a request's id and method, handed on as
+      its substitute when they hold the id of a response the server waits
+      for (SPEC 10.6 (d)), dropped otherwise; each with a log record;
+    - an empty line and a JSON object that is not JSON-RPC are dropped,
+      each with a log record;
+    - a message after a byte order mark is handed on without it;
     - a response that is not valid MCP is replaced by its substitute (an
       error for the request it answers) while that request waits, and an
       error that names no request is given to the one request waiting;
@@ -79,6 +85,9 @@ async def stdio_server(
     - the rest is handed to the SDK as its own transport hands it, and a
       line the SDK's validation still refuses never reaches it as an
       exception (it is answered or dropped, logged at error level).
+
+    ``max_line`` is the longest line read, in bytes; None leaves it to the
+    library: the MCP profile's default, ``profile_max_line("mcp")``.
 
     Yields ``(read_stream, write_stream)`` for ``Server.run``. While serving,
     fd 0 points at the null device and fd 1 at stderr, as with the SDK's.
@@ -109,8 +118,11 @@ async def stdio_server(
             # keeps the library's replies and the SDK's messages apart. The
             # session hears of it before it leaves, so that its answer
             # always finds it.
+            # A text of several lines (the library's answer to a batch) is
+            # written whole, in the same call, each line told to the session.
             async with write_lock:
-                session.sent(text)
+                for line in lines_of(text):
+                    session.sent(line)
                 await anyio.to_thread.run_sync(_write_line, out, text)
 
         lines = Lines("stdin", session, _validate, read_stream_writer.send, write_line)
@@ -153,7 +165,7 @@ def _validate(data: bytes) -> Any:
     return types.jsonrpc_message_adapter.validate_json(data, by_name=False)
 
 
-async def run_async(server: Any, *, max_line: int = DEFAULT_MAX_LINE) -> None:
+async def run_async(server: Any, *, max_line: Optional[int] = None) -> None:
     """Serves ``server`` (an ``MCPServer`` or a low-level ``Server``) on
     ``stdio_server()`` until stdin ends: what ``MCPServer.run_stdio_async``
     does on the SDK's own transport."""
@@ -162,7 +174,7 @@ async def run_async(server: Any, *, max_line: int = DEFAULT_MAX_LINE) -> None:
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
-def run(server: Any, *, max_line: int = DEFAULT_MAX_LINE) -> None:
+def run(server: Any, *, max_line: Optional[int] = None) -> None:
     """``run(server)`` in place of ``server.run("stdio")``: the same, on
     ``stdio_server()``."""
     anyio.run(lambda: run_async(server, max_line=max_line))
