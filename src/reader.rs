@@ -17,10 +17,12 @@ use crate::scan::Span;
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 
 /// The line limit of the MCP profile unless its host chooses one: the
-/// longest line every official MCP SDK's own stdio reader takes (SPEC
-/// §10.7), so that a guard or a transport never hands on a line the SDK
+/// longest line every official MCP SDK's own stdio reader takes whatever
+/// follows it on the pipe (SPEC §10.7: the TypeScript SDK's buffer holds
+/// 10 MiB, counting the bytes of the pipe read that completes the line, up
+/// to 64 KiB), so that a guard or a transport never hands on a line the SDK
 /// behind it cannot read, and answers it instead (SPEC §10.6 (d)).
-pub const MCP_MAX_LINE: usize = 10 << 20;
+pub const MCP_MAX_LINE: usize = (10 << 20) - (64 << 10);
 
 impl Profile {
     /// The line limit a reader of this profile gets unless its host
