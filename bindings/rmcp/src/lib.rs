@@ -138,7 +138,10 @@ where
     }
 
     /// The same transport with another line limit in bytes (0: the
-    /// library's default). A longer line is skipped and logged.
+    /// library's default for the MCP profile). A longer line is
+    /// never held whole: where its first bytes hold a request's id it is
+    /// answered, a response's id outstanding, substituted (SPEC §10.6 (d));
+    /// otherwise it is skipped and logged.
     pub fn with_max_line(mut self, max_line: usize) -> Self {
         self.reader = Reader::with_profile(max_line, Profile::Mcp);
         self
@@ -176,7 +179,11 @@ fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
     session.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Does what the session decided for one line.
+/// Does what the session decided for one line, a too-long line included:
+/// its bytes were never held, but its first bytes may hold a request's id
+/// (answered) or a response's (substituted), SPEC §10.6 (d). The line is
+/// only handed on as it stands when the session forwards it, which it never
+/// does for a too-long line.
 fn act<R: EnvelopeRole>(
     session: &mut Session,
     line: &Line<'_>,
@@ -184,35 +191,42 @@ fn act<R: EnvelopeRole>(
     ready: &mut VecDeque<RxJsonRpcMessage<R>>,
     answers: &mut VecDeque<String>,
 ) {
-    let bytes: &[u8] = match line {
-        Line::Complete { bytes, .. } => bytes,
-        Line::TooLong { .. } => &[],
-    };
     let action = decision.action;
     let note = decision.note.unwrap_or_default();
-    match (action, decision.text) {
-        (Action::Forward, text) => {
-            let handed = text.as_deref().map_or(bytes, str::as_bytes);
+    match (action, decision.text, line) {
+        (Action::Forward, text, Line::Complete { bytes, .. }) => {
+            let handed = text.as_deref().map_or(*bytes, str::as_bytes);
             hand_on::<R>(session, handed, ready, answers);
         }
-        (Action::Substitute | Action::Attribute, Some(text)) => {
-            tracing::warn!(action = action.name(), note, line = log_value(bytes), "jsonrpc-envelope");
+        (Action::Substitute | Action::Attribute, Some(text), _) => {
+            record(action, note, line, "jsonrpc-envelope");
             hand_on::<R>(session, text.as_bytes(), ready, answers);
         }
-        (Action::Answer, Some(text)) => {
-            tracing::warn!(action = action.name(), note, line = log_value(bytes), "jsonrpc-envelope");
+        (Action::Answer, Some(text), _) => {
+            record(action, note, line, "jsonrpc-envelope");
             answers.push_back(text);
         }
-        (Action::Drop | Action::Divert, _) => match line {
-            Line::TooLong { len, .. } => {
-                tracing::warn!(action = action.name(), note, len, "jsonrpc-envelope");
-            }
-            Line::Complete { .. } => {
-                tracing::warn!(action = action.name(), note, line = log_value(bytes), "jsonrpc-envelope");
-            }
-        },
-        (action, None) => {
-            tracing::error!(action = action.name(), note, line = log_value(bytes), "jsonrpc-envelope: no text");
+        (Action::Drop | Action::Divert, _, _) => record(action, note, line, "jsonrpc-envelope"),
+        // An action without its text, or a too-long line forwarded: never
+        // decided by the library; logged as its fault.
+        (action, _, Line::Complete { bytes, number, .. }) => {
+            tracing::error!(action = action.name(), note, number, line = log_value(bytes), "jsonrpc-envelope: no text");
+        }
+        (action, _, Line::TooLong { len, number, .. }) => {
+            tracing::error!(action = action.name(), note, number, len, "jsonrpc-envelope: no text");
+        }
+    }
+}
+
+/// The log record of a line that does not reach rmcp as it was read: the
+/// line as [`log_value`] renders it, or a too-long line's length.
+fn record(action: Action, note: &str, line: &Line<'_>, message: &str) {
+    match line {
+        Line::Complete { bytes, number, .. } => {
+            tracing::warn!(action = action.name(), note, number, line = log_value(bytes), "{message}");
+        }
+        Line::TooLong { len, number, .. } => {
+            tracing::warn!(action = action.name(), note, number, len, "{message}");
         }
     }
 }
@@ -275,7 +289,14 @@ where
             if !self.answers.is_empty() {
                 let mut writer = self.writer.lock().await;
                 while let Some(answer) = self.answers.pop_front() {
-                    lock(&self.session).sent(answer.as_bytes());
+                    // A batch's answer is one reply a line, joined by LF
+                    // (SPEC §10.6 (b)): each line is told to the session,
+                    // and the text is pushed whole.
+                    let mut session = lock(&self.session);
+                    for reply in answer.as_bytes().split(|&b| b == b'\n') {
+                        session.sent(reply);
+                    }
+                    drop(session);
                     writer.push(answer.as_bytes());
                 }
                 if let Err(e) = writer.drain().await {

@@ -17,12 +17,15 @@ import java.util.Optional;
  * @param paramsSpan     where the params' value stands
  * @param resultSpan     where the result's value stands
  * @param errorSpan      where the error's value stands
- * @param id             the id's exact JSON text, as it stood in the line
+ * @param id             the id's exact JSON text, as it stood in the line (MCP profile: also the readable id of
+ *                       a damaged or too-long line, SPEC §10.6)
  * @param method         the decoded method, where it is a string
  * @param reason         for an invalid request or response the reply's exact message; for a parse error what is wrong
- * @param replyServer    the reply a server owes for the line
+ * @param replyServer    the reply a server owes for the line; for an MCP batch of requests one reply a line,
+ *                       joined by LF, written as one text (SPEC §10.6 (b))
  * @param replyClient    the reply a client owes for the line
- * @param substitute     for an {@code invalid_response} with an MCP id, the error response to hand on in its place
+ * @param substitute     for an {@code invalid_response} with an MCP id, or a damaged or too-long response whose
+ *                       id is readable (SPEC §10.6 (c), (d)), the error response to hand on in its place
  */
 public record Classification(
         Kind kind,

@@ -11,7 +11,8 @@ import java.util.Optional;
  * @param bytes          its bytes, LF excluded (a copy); empty for a too-long line, which is never held
  * @param classification what the library says it is
  * @param action         what a session decided to do with it ({@link Action#NONE} for a reader's line)
- * @param actionText     for ANSWER the reply to write back to the line's sender; for SUBSTITUTE and
+ * @param actionText     for ANSWER the reply to write back to the line's sender (one or more lines, joined by
+ *                       LF: written whole); for SUBSTITUTE and
  *                       ATTRIBUTE the line to hand on in this one's place; for FORWARD (MCP profile) the
  *                       line to hand on instead of the bytes when present
  * @param note           why, for every action but FORWARD (for a log record)

@@ -7,7 +7,10 @@ import java.util.List;
  * A stream reader (SPEC §6): takes a stream's bytes as they are read and
  * gives back each line they complete, classified by its profile. Lines end
  * at LF; a line over the limit is never held whole and comes once, as
- * {@link Kind#TOO_LONG}, when its end is seen.
+ * {@link Kind#TOO_LONG}, when its end is seen. In the MCP profile its
+ * classification may carry the id (and, for a request, the method and the
+ * reply a server owes; for a response, the substitute) that its first bytes
+ * hold (SPEC §10.6 (d)); its bytes are never kept.
  *
  * <p>Holds native memory: close it (try-with-resources). Its methods may be
  * called from any thread, one call at a time (they are synchronized).
@@ -15,7 +18,7 @@ import java.util.List;
 public final class Reader implements AutoCloseable {
     private Owned owned;
 
-    /** A reader with the library's default line limit (16 MiB). */
+    /** A reader with the library's default line limit ({@link Envelope#defaultMaxLine()}). */
     public Reader(Profile profile) {
         this(0, profile);
     }

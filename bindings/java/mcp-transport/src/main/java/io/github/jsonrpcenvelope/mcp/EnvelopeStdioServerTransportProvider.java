@@ -61,7 +61,8 @@ public class EnvelopeStdioServerTransportProvider implements McpServerTransportP
 
     /**
      * @param inputMaxSize the longest line, in bytes (LF excluded), that is read;
-     *                     a longer one is never held whole (0: the library's default, 16 MiB)
+     *                     a longer one is never held whole (0: the library's default,
+     *                     {@link io.github.jsonrpcenvelope.Envelope#defaultMaxLine()})
      */
     public EnvelopeStdioServerTransportProvider(McpJsonMapper jsonMapper, InputStream inputStream,
             OutputStream outputStream, int inputMaxSize) {

@@ -19,7 +19,10 @@ import org.slf4j.Logger;
  * every byte that arrives and decides what each line is owed; this class
  * only does it. FORWARD, SUBSTITUTE and ATTRIBUTE lines go to the SDK's own
  * decoder and on to the SDK; ANSWER lines are answered back to their sender;
- * DROP and DIVERT lines are logged. Every line written to the peer is told
+ * DROP and DIVERT lines are logged. A too-long line is no exception: its
+ * bytes were never held, but the session may answer it or substitute it
+ * by the id its first bytes hold (SPEC §10.6 (d)), and the text is carried
+ * out as for any other line. Every line written to the peer is told
  * to the session first ({@link Session#sent}). Where the SDK's decoder
  * refuses a line the session handed on, the session says what to do instead
  * ({@link Session#refused}), logged at error level: the SDK never sees a
@@ -123,7 +126,11 @@ final class SessionPump {
         }
     }
 
-    /** A line that did not reach the SDK as it was read, with the library's action and note. */
+    /**
+     * A line that did not reach the SDK as it was read, with the library's action and note. A too-long
+     * line's bytes were never held: its record has its length, and its reply or substitute where the
+     * library found its id in its first bytes (SPEC §10.6 (d)).
+     */
     private void record(Line line, String what) {
         logger.warn("{} (stream={}, line={}, kind={}, bytes={}, action={}, note={}, text={}{})", what, stream,
                 line.number(), line.kind(), line.length(), line.action(), line.note().orElse(""),
@@ -135,12 +142,20 @@ final class SessionPump {
     /**
      * Tells the session of a line, then writes it and its LF in one piece,
      * never inside another line. The session learns of a request before it
-     * leaves, so that its answer always finds it outstanding.
+     * leaves, so that its answer always finds it outstanding. The library's
+     * answer to a batch is several lines joined by LF (SPEC §10.6 (b)): each
+     * is told to the session, and the text is written whole, in one piece.
      */
     void writeLine(String json) throws IOException {
         byte[] data = json.getBytes(StandardCharsets.UTF_8);
         try {
-            session.sent(data);
+            int start = 0;
+            for (int i = 0; i <= data.length; i++) {
+                if (i == data.length || data[i] == '\n') {
+                    session.sent(java.util.Arrays.copyOfRange(data, start, i));
+                    start = i + 1;
+                }
+            }
         } catch (IllegalStateException closed) {
             // The session is closed: the transport is closing, nothing more is read.
         }

@@ -135,6 +135,28 @@ class ServerTransportTest {
             }
         }
 
+        /**
+         * The lines written until there was a response with each of the string ids {@code ids} (the SDK
+         * answers the requests it is handed in any order), or null after a timeout.
+         */
+        List<String> untilAll(List<String> ids, long seconds) throws Exception {
+            List<String> got = new ArrayList<>();
+            List<String> waiting = new ArrayList<>(ids);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (!waiting.isEmpty()) {
+                String l = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (l == null) {
+                    return null;
+                }
+                got.add(l);
+                JsonNode n = JSON.readTree(l);
+                if (n.has("id") && n.get("id").isString() && (n.has("result") || n.has("error"))) {
+                    waiting.remove(n.get("id").asString());
+                }
+            }
+            return got;
+        }
+
         @Override
         public void close() {
             server.closeGracefully();
@@ -164,8 +186,10 @@ class ServerTransportTest {
                 assertNotNull(got, v.name() + ": the ping after it was not answered");
                 if (v.replyServer().isPresent()) {
                     owed++;
-                    assertTrue(got.contains(v.replyServer().get()), v.name() + ": owed " + v.replyServer().get()
-                            + ", got " + got);
+                    // A batch's reply is one reply a line (SPEC 10.6 (b)): each is written, whole.
+                    for (String reply : v.replyServer().get().split("\n")) {
+                        assertTrue(got.contains(reply), v.name() + ": owed " + reply + ", got " + got);
+                    }
                 }
             }
             assertTrue(owed > 50, "owed replies: " + owed);
@@ -234,10 +258,94 @@ class ServerTransportTest {
                         io.github.jsonrpcenvelope.Profile.MCP).replyServer();
                 if (reply.isPresent()) {
                     owed++;
-                    assertTrue(got.contains(reply.get()), "line " + i + ": owed " + reply.get() + ", got " + got);
+                    for (String r : reply.get().split("\n")) {
+                        assertTrue(got.contains(r), "line " + i + ": owed " + r + ", got " + got);
+                    }
                 }
             }
             assertTrue(owed > 1000, "owed replies: " + owed);
+        }
+    }
+
+    static byte[] bytes(Object... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Object p : parts) {
+            out.writeBytes(p instanceof byte[] b ? b : ((String) p).getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+
+    /** A line whose ids ({@code ids}) are each owed a response: an error with {@code code}, or a result (null). */
+    record Owed(String name, byte[] line, List<String> ids, Integer code) {}
+
+    /**
+     * SPEC 10.6 through the SDK's server on our transport: a batch of two requests, a request after a byte
+     * order mark, a damaged request, a request cut short and a request longer than the library's default
+     * line limit (read from the library) each get a response for every id they hold, and the session goes on.
+     */
+    @Test
+    void everyRequestWhoseIdIsInTheLineIsAnsweredOnOurs() throws Exception {
+        long max = io.github.jsonrpcenvelope.Envelope.defaultMaxLine();
+        assertTrue(max < Integer.MAX_VALUE - 1000, "default limit " + max);
+        byte[] head = bytes("{\"jsonrpc\":\"2.0\",\"id\":\"long\",\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"echo\",\"arguments\":{\"text\":\"");
+        byte[] tail = bytes("\"}}}");
+        byte[] tooLong = new byte[(int) max + 1];
+        java.util.Arrays.fill(tooLong, (byte) 'x');
+        System.arraycopy(head, 0, tooLong, 0, head.length);
+        System.arraycopy(tail, 0, tooLong, tooLong.length - tail.length, tail.length);
+        List<Owed> cases = List.of(
+                new Owed("a batch of two requests",
+                        bytes("[{\"jsonrpc\":\"2.0\",\"id\":\"b1\",\"method\":\"ping\"},"
+                                + "{\"jsonrpc\":\"2.0\",\"id\":\"b2\",\"method\":\"tools/list\"}]"),
+                        List.of("b1", "b2"), -32600),
+                new Owed("a request after a byte order mark",
+                        bytes(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+                                "{\"jsonrpc\":\"2.0\",\"id\":\"bom\",\"method\":\"ping\"}"),
+                        List.of("bom"), null),
+                new Owed("a damaged request (a byte FF inside params)",
+                        bytes("{\"jsonrpc\":\"2.0\",\"id\":\"damaged\",\"method\":\"tools/call\",\"params\":{\"name\":"
+                                + "\"echo\",\"arguments\":{\"text\":\"a", new byte[] {(byte) 0xFF}, "b\"}}}"),
+                        List.of("damaged"), -32700),
+                new Owed("a request cut short",
+                        bytes("{\"jsonrpc\":\"2.0\",\"id\":\"cut\",\"method\":\"tools/call\",\"params\":{\"name\":\"ec"),
+                        List.of("cut"), -32700),
+                new Owed("a request longer than the default line limit", tooLong, List.of("long"), -32600));
+        try (Harness h = new Harness(io -> new EnvelopeStdioServerTransportProvider(McpJsonDefaults.getMapper(),
+                io.getKey(), io.getValue()))) {
+            initialize(h);
+            int i = 0;
+            for (Owed c : cases) {
+                i++;
+                h.send(c.line());
+                h.send("{\"jsonrpc\":\"2.0\",\"id\":\"ping-" + i + "\",\"method\":\"ping\"}");
+                List<String> waitFor = new ArrayList<>(c.ids());
+                waitFor.add("ping-" + i);
+                List<String> got = h.untilAll(waitFor, 60);
+                assertNotNull(got, c.name() + ": no response to each of " + waitFor);
+                for (String id : c.ids()) {
+                    List<JsonNode> answers = new ArrayList<>();
+                    for (String l : got) {
+                        JsonNode n = JSON.readTree(l);
+                        if (n.has("id") && n.get("id").isString() && n.get("id").asString().equals(id)) {
+                            answers.add(n);
+                        }
+                    }
+                    assertEquals(1, answers.size(), c.name() + ": responses with id " + id + " in " + got);
+                    JsonNode a = answers.get(0);
+                    if (c.code() == null) {
+                        assertTrue(a.has("result") && !a.has("error"), c.name() + ": " + a);
+                    } else {
+                        assertEquals(c.code().intValue(), a.get("error").get("code").asInt(), c.name() + ": " + a);
+                    }
+                }
+            }
+            // The session did not end: a tool call still works.
+            h.send("{\"jsonrpc\":\"2.0\",\"id\":\"call\",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
+                    + "\"arguments\":{\"text\":\"still here\"}}}");
+            List<String> got = h.until("call", 10);
+            assertNotNull(got, "the session ended");
+            assertTrue(got.get(got.size() - 1).contains("still here"), got.toString());
         }
     }
 
