@@ -41,14 +41,6 @@
 #define JSONRPC_ABI_VERSION 3
 
 /**
- * The line limit of the MCP profile unless its host chooses one: the
- * longest line every official MCP SDK's own stdio reader takes (SPEC
- * §10.7), so that a guard or a transport never hands on a line the SDK
- * behind it cannot read, and answers it instead (SPEC §10.6 (d)).
- */
-#define MCP_MAX_LINE (10 << 20)
-
-/**
  * What a line is (SPEC §2). Values are fixed and never reused.
  */
 enum JsonRpcKind
