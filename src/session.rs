@@ -80,6 +80,7 @@ pub(crate) mod notes {
     pub const ATTRIBUTED: &CStr = c"an error that names no request, given to the one request outstanding";
     pub const UNATTRIBUTABLE: &CStr = c"an error that names no request, while not exactly one request is outstanding";
     pub const REFUSED: &CStr = c"the receiving SDK's decoder refused it";
+    pub const UNASKED: &CStr = c"a response nobody waits for: no request of ours has its id";
 }
 
 /// What a session decided for one line.
@@ -157,6 +158,9 @@ pub struct Session {
     outstanding: HashMap<Key, String>,
     /// The bytes of the ids in `outstanding`.
     outstanding_bytes: usize,
+    /// A request went the other way untracked (past the bounds): from then
+    /// on a response this session cannot match is handed on, not dropped.
+    untracked: bool,
 }
 
 impl Session {
@@ -165,7 +169,7 @@ impl Session {
     /// the MCP profile it also substitutes and applies the handshake rule
     /// (SPEC §9, §10.4).
     pub fn new(role: Role, profile: Profile) -> Session {
-        Session { role, profile, outstanding: HashMap::new(), outstanding_bytes: 0 }
+        Session { role, profile, outstanding: HashMap::new(), outstanding_bytes: 0, untracked: false }
     }
 
     pub fn role(&self) -> Role {
@@ -226,6 +230,7 @@ impl Session {
         }
         let Some(raw) = c.id else { return Ok(()) };
         if self.outstanding.len() >= MAX_OUTSTANDING || self.outstanding_bytes + raw.len() > MAX_OUTSTANDING_BYTES {
+            self.untracked = true;
             return Ok(());
         }
         let Some(key) = Key::of(c)? else { return Ok(()) };
@@ -294,12 +299,12 @@ impl Session {
                 Some(id) => Verdict { action: Action::Attribute, note: Some(notes::ATTRIBUTED), id: Some(id) },
                 None => Verdict::new(Action::Drop, notes::UNATTRIBUTABLE),
             },
-            Kind::Response => {
-                if mcp {
-                    self.answered(c)?;
-                }
-                Verdict { action: Action::Forward, note: None, id: None }
+            // SPEC 10.8: a server reads no response nobody waits for (rmcp's
+            // ends its session on one before the client's first request).
+            Kind::Response if mcp && !self.answered(c)? && self.role == Role::Server && !self.untracked => {
+                Verdict::new(Action::Drop, notes::UNASKED)
             }
+            Kind::Response => Verdict { action: Action::Forward, note: None, id: None },
             Kind::InvalidResponse if c.has_substitute() => match self.answered(c)? {
                 true => Verdict::new(Action::Substitute, notes::SUBSTITUTED),
                 false => Verdict::new(Action::Drop, notes::NOT_OUTSTANDING),
@@ -652,6 +657,26 @@ mod tests {
         let mut j = Session::new(Role::Server, Profile::JsonRpc);
         let long = [&b"{\"id\":1,\"method\":\"m\",\"params\":\""[..], &[b'z'; 100], b"\"}\n"].concat();
         assert_eq!(decide_within(&mut j, &long, 64), [(Action::Drop, None)]);
+    }
+
+    #[test]
+    fn a_server_drops_a_response_nobody_waits_for_and_a_client_forwards_it() {
+        // SPEC 10.8 (a): rmcp's server ends its session on such a line.
+        let stray = b"{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}\n";
+        let mut server = Session::new(Role::Server, Profile::Mcp);
+        assert_eq!(decide(&mut server, stray), [(Action::Drop, None)]);
+        server.sent(br#"{"jsonrpc":"2.0","id":9,"method":"roots/list"}"#);
+        assert_eq!(decide(&mut server, stray), [(Action::Forward, None)]);
+        assert_eq!(decide(&mut server, stray), [(Action::Drop, None)], "answered once");
+        let mut client = Session::new(Role::Client, Profile::Mcp);
+        assert_eq!(decide(&mut client, stray), [(Action::Forward, None)]);
+        let mut jsonrpc = Session::new(Role::Server, Profile::JsonRpc);
+        assert_eq!(decide(&mut jsonrpc, stray), [(Action::Forward, None)]);
+        // Once a request went untracked, an unmatched response may be its.
+        for n in 0..=MAX_OUTSTANDING {
+            server.sent(format!(r#"{{"jsonrpc":"2.0","id":"r{n}","method":"ping"}}"#).as_bytes());
+        }
+        assert_eq!(decide(&mut server, stray), [(Action::Forward, None)]);
     }
 
     #[test]

@@ -80,12 +80,12 @@ fn a_line_leaves_as_soon_as_its_lf_is_read() {
 fn the_end_of_the_hosts_input_ends_the_childs_and_a_last_line_gets_its_lf() {
     let (status, out, stderr) = run(
         &["guard", "--", "sh", "-c", "cat; echo '{\"jsonrpc\":\"2.0\",\"method\":\"bye\"}'; exit 4"],
-        b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}",
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"last\"}",
     );
     assert_eq!(status.code(), Some(4), "{stderr}");
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"method\":\"bye\"}\n"
+        "{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"last\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"bye\"}\n"
     );
 }
 

@@ -122,7 +122,19 @@ public final class Envelope {
         }
     }
 
-    /** The line limit of a reader made with 0: the library's default. */
+    /**
+     * The line limit of a reader or session of {@code profile} made with 0: the library's default for
+     * the profile (for MCP, the longest line every official MCP SDK reads).
+     */
+    public static long maxLine(Profile profile) {
+        try {
+            return (long) Native.PROFILE_MAX_LINE.invokeExact(profile.value());
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        }
+    }
+
+    /** The line limit of a JSON-RPC profile reader made with 0: the library's default. */
     public static long defaultMaxLine() {
         try {
             return (long) Native.DEFAULT_MAX_LINE.invokeExact();

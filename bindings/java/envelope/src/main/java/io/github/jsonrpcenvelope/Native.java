@@ -158,6 +158,7 @@ final class Native {
     static final MethodHandle PROFILE_NAME;
     static final MethodHandle ACTION_NAME;
     static final MethodHandle DEFAULT_MAX_LINE;
+    static final MethodHandle PROFILE_MAX_LINE;
     static final MethodHandle READER_NEW;
     static final MethodHandle READER_FEED;
     static final MethodHandle READER_END;
@@ -204,6 +205,7 @@ final class Native {
         PROFILE_NAME = handle(linker, lib, "jsonrpc_profile_name", FunctionDescriptor.of(PTR, U32));
         ACTION_NAME = handle(linker, lib, "jsonrpc_action_name", FunctionDescriptor.of(PTR, U32));
         DEFAULT_MAX_LINE = handle(linker, lib, "jsonrpc_default_max_line", FunctionDescriptor.of(SIZE_T));
+        PROFILE_MAX_LINE = handle(linker, lib, "jsonrpc_profile_max_line", FunctionDescriptor.of(SIZE_T, U32));
         READER_NEW = handle(linker, lib, "jsonrpc_reader_new", FunctionDescriptor.of(PTR, SIZE_T, U32));
         READER_FEED = heapHandle(linker, lib, "jsonrpc_reader_feed", FunctionDescriptor.of(U32, PTR, PTR, SIZE_T, PTR));
         READER_END = handle(linker, lib, "jsonrpc_reader_end", FunctionDescriptor.of(U32, PTR, PTR));

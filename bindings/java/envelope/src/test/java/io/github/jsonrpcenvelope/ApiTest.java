@@ -27,6 +27,8 @@ class ApiTest {
         assertTrue(Native.LIBRARY_PATH.toString().contains("jsonrpc-envelope"), Native.LIBRARY_PATH.toString());
         // The default line limit is the library's to choose: only read here, never restated.
         assertTrue(Envelope.defaultMaxLine() > 0, String.valueOf(Envelope.defaultMaxLine()));
+        assertEquals(Envelope.defaultMaxLine(), Envelope.maxLine(Profile.JSONRPC));
+        assertTrue(Envelope.maxLine(Profile.MCP) > 0 && Envelope.maxLine(Profile.MCP) < Envelope.defaultMaxLine());
         // The jar's version is the library's (bindings/java/pom.xml follows Cargo.toml).
         assertEquals(Envelope.version(), System.getProperty("jsonrpc.envelope.maven.version"));
     }
@@ -203,7 +205,7 @@ class ApiTest {
     @Test
     void aTooLongMcpRequestAtTheDefaultLimitIsAnswered() {
         // The library's own limit, whatever it is: a request one byte longer is answered by its id.
-        long max = Envelope.defaultMaxLine();
+        long max = Envelope.maxLine(Profile.MCP);
         assertTrue(max < Integer.MAX_VALUE - 1000, "default limit " + max);
         String head = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"text\":\"";
         String tail = "\"}}\n";

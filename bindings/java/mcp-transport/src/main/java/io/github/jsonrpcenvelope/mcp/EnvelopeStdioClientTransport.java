@@ -66,7 +66,7 @@ public class EnvelopeStdioClientTransport implements McpClientTransport {
     /**
      * @param inputMaxSize the longest line, in bytes (LF excluded), read from the server;
      *                     a longer one is never held whole (0: the library's default,
-     *                     {@link io.github.jsonrpcenvelope.Envelope#defaultMaxLine()})
+     *                     {@link io.github.jsonrpcenvelope.Envelope#maxLine} of MCP)
      */
     public EnvelopeStdioClientTransport(ServerParameters params, McpJsonMapper jsonMapper, int inputMaxSize) {
         this.params = Objects.requireNonNull(params, "The params can not be null");

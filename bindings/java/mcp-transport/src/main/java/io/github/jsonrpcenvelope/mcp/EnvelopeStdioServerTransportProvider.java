@@ -62,7 +62,7 @@ public class EnvelopeStdioServerTransportProvider implements McpServerTransportP
     /**
      * @param inputMaxSize the longest line, in bytes (LF excluded), that is read;
      *                     a longer one is never held whole (0: the library's default,
-     *                     {@link io.github.jsonrpcenvelope.Envelope#defaultMaxLine()})
+     *                     {@link io.github.jsonrpcenvelope.Envelope#maxLine} of MCP)
      */
     public EnvelopeStdioServerTransportProvider(McpJsonMapper jsonMapper, InputStream inputStream,
             OutputStream outputStream, int inputMaxSize) {

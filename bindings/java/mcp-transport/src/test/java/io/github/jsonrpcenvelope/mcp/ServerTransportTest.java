@@ -285,7 +285,7 @@ class ServerTransportTest {
      */
     @Test
     void everyRequestWhoseIdIsInTheLineIsAnsweredOnOurs() throws Exception {
-        long max = io.github.jsonrpcenvelope.Envelope.defaultMaxLine();
+        long max = io.github.jsonrpcenvelope.Envelope.maxLine(io.github.jsonrpcenvelope.Profile.MCP);
         assertTrue(max < Integer.MAX_VALUE - 1000, "default limit " + max);
         byte[] head = bytes("{\"jsonrpc\":\"2.0\",\"id\":\"long\",\"method\":\"tools/call\",\"params\":{\"name\":"
                 + "\"echo\",\"arguments\":{\"text\":\"");
