@@ -185,3 +185,8 @@ def pytest_terminal_summary(terminalreporter) -> None:
     if clients:
         terminalreporter.write_sep("=", "the SDKs' clients against a noisy server")
         terminalreporter.write_line(clients)
+    eras = getattr(sys.modules.get("test_eras"), "REPORT", None)
+    if eras:
+        terminalreporter.write_sep("=", "both protocol eras: the Python client's modes, and the shapes of SPEC 10.6")
+        terminalreporter.write_line(eras)
+        terminalreporter.write_line(f"(also in {OUT / 'eras.md'}; each failure in {OUT / 'eras-failures.txt'})")

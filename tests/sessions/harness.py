@@ -8,7 +8,8 @@ For each probe line the driver asks the project's Python binding, with the
 MCP profile, what each line the server's stream holds is (a probe may hold
 LFs: a vector line with one is several lines on the pipe):
 - its `reply_server`, the reply the library owes (the server's transport, or
-  the guard, must write it byte for byte);
+  the guard, must write it byte for byte; a batch's, one line per request
+  in it, SPEC 10.6 (b));
 - whether it is a `request` (valid under the profile): the SDK must answer it
   with a response whose id equals the request's, compared as a JSON host
   compares ids (both parsed, value and type).
@@ -99,7 +100,8 @@ def owed(probe: bytes) -> Owed:
     for piece in probe.split(b"\n"):
         c = je.classify(piece, profile=MCP)
         if c.reply_server is not None:
-            replies.append(c.reply_server.encode("utf-8", "surrogatepass"))
+            # A batch's reply is one line per request in it (SPEC 10.6 (b)).
+            replies += [r.encode("utf-8", "surrogatepass") for r in c.reply_server.split("\n")]
         if c.kind == je.Kind.REQUEST:
             requests.append((c.id, json.loads(c.id)))
     return Owed(replies, requests)

@@ -7,7 +7,14 @@
 # writes the same kinds of lines between its answers (tests/sessions/*.py,
 # pytest). The table of the servers goes to the test log and to
 # target/sessions/servers.md (the clients' to target/sessions/clients.md,
-# every failure to target/sessions/failures.txt).
+# every failure to target/sessions/failures.txt). Both protocol eras
+# (test_eras.py, eras.py): the Python SDK's client in its legacy, default
+# and 2026-07-28 modes against the Python SDK's server; the shapes of SPEC
+# 10.6 (a batch, a byte order mark, damaged and too-long requests) and a
+# client's stray responses, written by a raw host in each era to every
+# SDK's server; a 2026-07-28 server that writes requests, against the
+# clients that speak that era. Its tables go to the test log and to
+# target/sessions/eras.md (its failures to target/sessions/eras-failures.txt).
 #
 #   make test-sessions [SESSIONS_LINES=5000] [SESSIONS_SEED=22] [SESSIONS_JOBS=3]
 #
