@@ -43,7 +43,7 @@ pub(crate) fn readable(line: &[u8]) -> Result<Option<Readable>, OutOfMemory> {
     }
     i += 1;
     let mut read = Readable::default();
-    let mut nesting = Vec::new();
+    let mut nesting = Nesting::default();
     let mut first = true;
     loop {
         i = ws(b, i);
@@ -101,7 +101,7 @@ fn ws(b: &[u8], mut i: usize) -> usize {
 /// Where the JSON value that starts at `i` ends, when it is whole and
 /// valid before the end of `b`; `None` at the first byte that cannot
 /// continue it. Never recurses: `nesting` holds the open containers.
-fn value_end(b: &[u8], mut i: usize, nesting: &mut Vec<u8>) -> Result<Option<usize>, OutOfMemory> {
+fn value_end(b: &[u8], mut i: usize, nesting: &mut Nesting) -> Result<Option<usize>, OutOfMemory> {
     nesting.clear();
     loop {
         // A value at `i`.
@@ -117,7 +117,7 @@ fn value_end(b: &[u8], mut i: usize, nesting: &mut Vec<u8>) -> Result<Option<usi
                 if b.get(i) == Some(&close) {
                     i += 1;
                 } else {
-                    fallible::push(nesting, close)?;
+                    nesting.push(close == b'}')?;
                     whole = false;
                     if close == b'}' {
                         let Some(at) = member_value(b, i) else { return Ok(None) };
@@ -136,7 +136,8 @@ fn value_end(b: &[u8], mut i: usize, nesting: &mut Vec<u8>) -> Result<Option<usi
         }
         // After a whole value: close what it ends, or go on to the next.
         loop {
-            let Some(&close) = nesting.last() else { return Ok(Some(i)) };
+            let Some(object) = nesting.last() else { return Ok(Some(i)) };
+            let close = if object { b'}' } else { b']' };
             i = ws(b, i);
             match b.get(i) {
                 Some(&byte) if byte == close => {
@@ -154,6 +155,54 @@ fn value_end(b: &[u8], mut i: usize, nesting: &mut Vec<u8>) -> Result<Option<usi
                 _ => return Ok(None),
             }
         }
+    }
+}
+
+/// The open containers of a value being read, each an object or an array:
+/// the first 1,024 on the stack, as the scanner keeps them, so that only a
+/// value nested deeper than that needs memory.
+#[derive(Default)]
+struct Nesting {
+    inline: [u64; 16],
+    spill: Vec<u64>,
+    depth: usize,
+}
+
+impl Nesting {
+    const INLINE: usize = 16 * 64;
+
+    fn clear(&mut self) {
+        self.depth = 0;
+        self.spill.clear();
+    }
+
+    fn push(&mut self, object: bool) -> Result<(), OutOfMemory> {
+        let (word, bit) = (self.depth / 64, self.depth % 64);
+        let slot = match self.inline.get_mut(word) {
+            Some(slot) => slot,
+            None => {
+                let at = word - self.inline.len();
+                if at == self.spill.len() {
+                    fallible::push(&mut self.spill, 0)?;
+                }
+                &mut self.spill[at]
+            }
+        };
+        *slot = (*slot & !(1 << bit)) | (u64::from(object) << bit);
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Whether the innermost open container is an object; `None` when none is open.
+    fn last(&self) -> Option<bool> {
+        let top = self.depth.checked_sub(1)?;
+        let (word, bit) = (top / 64, top % 64);
+        let slot = if top < Self::INLINE { self.inline[word] } else { self.spill[word - self.inline.len()] };
+        Some(slot >> bit & 1 == 1)
+    }
+
+    fn pop(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 }
 
@@ -304,6 +353,18 @@ mod tests {
             assert_eq!(ids(cut).map(|r| r.0), Some(Some("1".to_owned())), "{cut}");
             let after = cut.replace("\"id\":1,", "") + ",\"id\":1}";
             assert_eq!(ids(&after).map(|r| r.0), Some(None), "{after}");
+        }
+    }
+
+    #[test]
+    fn nesting_deeper_than_the_stack_holds_is_read_too() {
+        for depth in [1, 63, 64, 65, 1023, 1024, 1025, 5000] {
+            let value = "[{\"a\":".repeat(depth) + "1" + &"}]".repeat(depth);
+            let line = format!(r#"{{"id":1,"x":{value},"method":"m","#);
+            assert_eq!(ids(&line).map(|r| r.1), Some(Some(r#""m""#.to_owned())), "{depth}");
+            let wrong =
+                format!(r#"{{"id":1,"x":{}1]]{},"method":"m","#, "[{\"a\":".repeat(depth), "}]".repeat(depth - 1));
+            assert_eq!(ids(&wrong).map(|r| r.1), Some(None), "{depth}: a bracket that does not match");
         }
     }
 

@@ -262,6 +262,8 @@ def expected_action(vector: Dict[str, Any], role: str, profile: Any) -> Tuple[An
     if kind == "response":
         if profile is MCP_PROFILE and vector["names_no_request"]:
             return A.DROP, None  # none outstanding
+        if profile is MCP_PROFILE and role == "server":
+            return A.DROP, None  # SPEC 10.8 (a): a response nobody waits for
         return A.FORWARD, None
     if kind == "invalid_response":
         return A.DROP, None  # its id names no request of ours
@@ -294,6 +296,12 @@ def test_every_vector_in_both_roles(profile: Any, vector: Dict[str, Any]) -> Non
             assert (d.number, d.line, d.kind) == (1, line, vector["kind"])
             check_decision(d, expected_action(vector, role, profile), line, profile)
             assert (d.note is None) == (d.action is A.FORWARD)
+        if profile is MCP_PROFILE and vector["kind"] == "response" and vector["id_kind"] in ("string", "number"):
+            # SPEC 10.8 (a): forwarded once a request with its id went the other way.
+            with je.Session(role, profile=profile) as session:
+                session.sent(request(vector["id"]))
+                (d,) = session.feed(line + b"\n") + session.end()
+                assert d.action is A.FORWARD
         if vector.get("substitute"):
             # The same line, once a request with its id went the other way.
             with je.Session(role, profile=profile) as session:
