@@ -260,7 +260,9 @@ class ClassificationFields {
   [[nodiscard]] bool valid() const noexcept { return kind() != Kind::none; }
 
   /// The id's exact JSON text (`7`, `"a"`, `null`, ...); absent without an
-  /// `id` member.
+  /// `id` member. In the MCP profile a parse_error has one where it is a
+  /// damaged request or response (the readable id, and for a request the
+  /// readable `method()`: SPEC §10.6 (c)).
   [[nodiscard]] std::optional<std::string_view> id() const noexcept { return view(c().id); }
   /// The decoded method, where `method` is a string.
   [[nodiscard]] std::optional<std::string_view> method() const noexcept {
@@ -270,14 +272,17 @@ class ClassificationFields {
   [[nodiscard]] std::optional<std::string_view> reason() const noexcept {
     return view(c().reason);
   }
+  /// The reply a server owes; for an MCP batch of requests, one reply per
+  /// request, joined by LF (SPEC §10.6 (b)).
   [[nodiscard]] std::optional<std::string_view> reply_server() const noexcept {
     return view(c().reply_server);
   }
   [[nodiscard]] std::optional<std::string_view> reply_client() const noexcept {
     return view(c().reply_client);
   }
-  /// For an `invalid_response` whose id is an MCP id, the error response to
-  /// hand on in its place (SPEC §10.3); absent otherwise.
+  /// For an `invalid_response` whose id is an MCP id, or a damaged
+  /// response, the error response to hand on in its place (SPEC §10.3,
+  /// §10.6); absent otherwise.
   [[nodiscard]] std::optional<std::string_view> substitute() const noexcept {
     return view(c().substitute);
   }
@@ -437,12 +442,22 @@ struct [[nodiscard]] Reply {
 
 // ---- a stream ----------------------------------------------------------------
 
-/// The line limit of a `LineReader(0)`.
+/// The line limit of a `LineReader(0)` (of `Profile::jsonrpc`).
 [[nodiscard]] inline std::size_t default_max_line() noexcept { return jsonrpc_default_max_line(); }
+
+/// The line limit of a `LineReader` or a `Session` of `profile` made with
+/// `max_line` 0 (`jsonrpc_profile_max_line`): `default_max_line()` for
+/// `Profile::jsonrpc`; for `Profile::mcp`, the longest line every official
+/// MCP SDK's own stdio reader takes (SPEC §10.7).
+[[nodiscard]] inline std::size_t default_max_line(Profile profile) noexcept {
+  return jsonrpc_profile_max_line(static_cast<std::uint32_t>(profile));
+}
 
 /// One line of a `Batch`: its number in the stream, its bytes and its
 /// classification, or, for a line over the reader's limit, only its number
-/// and length (`too_long()`: no text, nothing else, no reply owed). A
+/// and length (`too_long()`: no text; in the MCP profile its classification
+/// may hold what its first bytes name, a request's id, method and
+/// `reply_server` or a response's id and `substitute`, SPEC §10.6 (d)). A
 /// `Session`'s line also carries what to do with it: `action()`, with
 /// `action_text()` and `note()`. A view: valid until the owner's next call.
 class Line {
@@ -465,8 +480,11 @@ class Line {
   /// `LineReader`'s.
   [[nodiscard]] Action action() const noexcept { return static_cast<Action>(item_->action); }
   /// For `Action::answer`, the reply to write back to the line's sender (and
-  /// its LF); for `Action::substitute` and `Action::attribute`, the line to
-  /// hand on in this one's place; absent otherwise.
+  /// its LF; for an MCP batch, one reply a line, SPEC §10.6 (b)); for
+  /// `Action::substitute` and `Action::attribute`, the line to hand on in
+  /// this one's place; for `Action::forward` in the MCP profile, the line's
+  /// normal form to hand on instead of its bytes, where it has one (SPEC
+  /// 10.5); absent otherwise.
   [[nodiscard]] std::optional<std::string_view> action_text() const noexcept {
     return detail::view(item_->action_text);
   }
@@ -575,7 +593,7 @@ struct SessionDeleter {
 class LineReader {
  public:
   /// Lines up to `max_line` bytes long (LF excluded); 0 means
-  /// `default_max_line()`; classified by `profile`. When memory runs out
+  /// `default_max_line(profile)`; classified by `profile`. When memory runs out
   /// (or `profile` was cast from a value that is none) the reader is empty
   /// (`valid()` is false), as a moved-from one is.
   explicit LineReader(std::size_t max_line = 0, Profile profile = Profile::jsonrpc) noexcept
@@ -633,7 +651,7 @@ struct [[nodiscard]] Decision {
 class Session {
  public:
   /// A session that reads lines in `role` by `profile`, lines up to
-  /// `max_line` bytes long (0: `default_max_line()`). When memory runs out
+  /// `max_line` bytes long (0: `default_max_line(profile)`). When memory runs out
   /// (or `role` or `profile` was cast from a value that is none) the
   /// session is empty (`valid()` is false), as a moved-from one is.
   Session(Role role, Profile profile, std::size_t max_line = 0) noexcept

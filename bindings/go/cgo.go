@@ -114,9 +114,16 @@ func statusName(status C.uint32_t) string {
 	return fmt.Sprintf("status %d", uint32(status))
 }
 
-// defaultMaxLine is the library's default line limit.
+// defaultMaxLine is the library's default line limit (the JSON-RPC
+// profile's).
 func defaultMaxLine() int {
 	return int(min(uint64(C.jsonrpc_default_max_line()), math.MaxInt))
+}
+
+// profileMaxLine is the library's default line limit for the profile p,
+// 0 for a profile it does not know (jsonrpc_profile_max_line).
+func profileMaxLine(p Profile) int {
+	return int(min(uint64(C.jsonrpc_profile_max_line(C.uint32_t(p))), math.MaxInt))
 }
 
 // ABIVersion returns the ABI version of the linked library

@@ -45,7 +45,11 @@ const (
 	// KindNotJSONRPC: any other object, such as a peer's JSON log line.
 	KindNotJSONRPC Kind = C.JSONRPC_KIND_NOT_JSONRPC
 	// KindTooLong: a Line of a Reader over its limit (Line.TooLong), never
-	// held whole and carrying nothing else. Classify never gives it.
+	// held whole. It carries nothing else but, in ProfileMCP, what its
+	// first bytes hold of a damaged request or response (SPEC §10.6 (d)):
+	// the readable ID, IDKind and IDSpan and, for a request, Method,
+	// MethodSpan and the server's reply; for a response, the Substitute.
+	// Classify never gives it.
 	KindTooLong Kind = C.JSONRPC_KIND_TOO_LONG
 	// KindInvalidResponse: a response the MCP profile refuses (SPEC §10.3),
 	// never answered; when its id is an MCP id it carries a Substitute.
@@ -135,13 +139,17 @@ type Action uint32
 const (
 	// ActionNone: not decided, the action of a Reader's lines.
 	ActionNone Action = C.JSONRPC_ACTION_NONE
-	// ActionForward: hand the line's bytes on, unchanged, with a LF.
+	// ActionForward: hand the line's bytes on, unchanged, with a LF; or,
+	// where the session gives an ActionText (its normal form, ProfileMCP,
+	// SPEC 10.5), that text instead.
 	ActionForward Action = C.JSONRPC_ACTION_FORWARD
 	// ActionAnswer: write the line's ActionText back to its sender,
-	// followed by a LF; nobody else sees the line.
+	// followed by a LF; nobody else sees the line. (For an MCP batch of
+	// requests the text is several replies, joined by LF: SPEC 10.6 (b).)
 	ActionAnswer Action = C.JSONRPC_ACTION_ANSWER
-	// ActionSubstitute: hand on ActionText (an invalid_response's
-	// substitute) in the line's place.
+	// ActionSubstitute: hand on ActionText (the substitute of an
+	// invalid_response, or of a damaged or too-long response: SPEC §10.3,
+	// §10.6) in the line's place.
 	ActionSubstitute Action = C.JSONRPC_ACTION_SUBSTITUTE
 	// ActionAttribute: hand on ActionText (the error that named no
 	// request, with the id of the one request outstanding put in) in the
@@ -215,6 +223,9 @@ type Classification struct {
 	// ID is the id member's exact JSON text as it stood in the line, never
 	// re-encoded or rounded (7, "a\u0062", 12345678901234567890, 1.50,
 	// null); nil when there is no id member. Echo it as is in a response.
+	// In ProfileMCP a KindParseError has one where it is a damaged request
+	// or response (SPEC §10.6 (c)): the readable id, and for a request the
+	// readable Method; every other field stays as for any parse error.
 	ID json.RawMessage
 
 	// Method is the decoded method (UTF-8; a lone surrogate escape becomes
@@ -240,10 +251,11 @@ type Classification struct {
 	// failed call, why. It is "" otherwise.
 	Reason string
 
-	// Substitute is, for a KindInvalidResponse whose id is an MCP id, the
-	// error response to hand on in the line's place, so that the request
-	// it answers fails at once (SPEC §10.3); nil otherwise. Like the
-	// replies, it shares its allocation with the other texts.
+	// Substitute is, for a KindInvalidResponse whose id is an MCP id, or a
+	// damaged response (SPEC §10.6 (c), (d)), the error response to hand
+	// on in the line's place, so that the request it answers fails at once
+	// (SPEC §10.3); nil otherwise. Like the replies, it shares its
+	// allocation with the other texts.
 	Substitute []byte
 
 	// The spans of the top-level members' values in the line, so that a
@@ -254,8 +266,10 @@ type Classification struct {
 }
 
 // Reply returns the reply that the endpoint in role owes for the line
-// (SPEC §4): a JSON-RPC error response, byte for byte, without a line break;
-// or nil when none is owed. The library wrote it; send it followed by a LF.
+// (SPEC §4): a JSON-RPC error response, byte for byte, without a line break
+// (but for an MCP batch of requests, whose reply is one error response per
+// request, joined by LF: SPEC §10.6 (b)); or nil when none is owed. The
+// library wrote it; send it followed by a LF.
 // The slice is the caller's, but shares its allocation with the
 // classification's other texts: append to it freely, but copy it before
 // changing its bytes in place if the classification is still in use.

@@ -255,7 +255,7 @@ func TestScratchBoundary(t *testing.T) {
 	got, _ := readAll(t, bytes.NewReader(data))
 	sameEvents(t, "scratch boundary", got, expected(data, DefaultMaxLine))
 	got, _ = readAll(t, bytes.NewReader(data), WithProfile(ProfileMCP))
-	sameEvents(t, "scratch boundary, MCP", got, expectedBy(ProfileMCP, data, DefaultMaxLine))
+	sameEvents(t, "scratch boundary, MCP", got, expectedBy(ProfileMCP, data, ProfileMCP.DefaultMaxLine()))
 }
 
 // TestInputNotKept checks that results do not alias the input: changing the

@@ -47,9 +47,16 @@ func FuzzClassify(f *testing.F) {
 			t.Fatalf("MCP kind %v (reason %q)", m.Kind, m.Reason)
 		}
 		// The MCP profile only narrows: what it calls a message, the
-		// JSON-RPC profile calls the same.
-		if m.Kind.IsMessage() && m.Kind != c.Kind {
-			t.Fatalf("MCP kind %v, JSON-RPC kind %v", m.Kind, c.Kind)
+		// JSON-RPC profile calls the same, once a byte order mark before
+		// it is gone (SPEC 10.6 (a)).
+		if m.Kind.IsMessage() {
+			plain := c
+			if rest, ok := bytes.CutPrefix(line, bom); ok {
+				plain = Classify(rest)
+			}
+			if m.Kind != plain.Kind {
+				t.Fatalf("MCP kind %v, JSON-RPC kind %v", m.Kind, plain.Kind)
+			}
 		}
 		if m.Substitute != nil {
 			checkSubstitute(t, &m)
@@ -84,7 +91,7 @@ func checkProfile(t *testing.T, p Profile, line []byte, c *Classification) {
 	for _, role := range []Role{RoleServer, RoleClient} {
 		reply := c.Reply(role)
 		if reply != nil {
-			checkReply(t, c, reply)
+			checkReply(t, p, line, c, reply)
 		}
 		again, ok := p.InvalidReply(line, role)
 		if ok != (reply != nil) || !bytes.Equal(again, reply) {
@@ -104,12 +111,15 @@ func checkProfile(t *testing.T, p Profile, line []byte, c *Classification) {
 }
 
 // checkSubstitute checks that an MCP classification's substitute is the
-// error response of SPEC §10.3 for its id, which is a string or a number.
+// error response of SPEC §10.3 for its id, which is a string or a number:
+// an invalid_response's, or a damaged response's (a parse error whose
+// readable id it names, and no method: SPEC 10.6 (c)).
 func checkSubstitute(t *testing.T, c *Classification) {
 	t.Helper()
 	want := `{"jsonrpc":"2.0","id":` + string(c.ID) +
 		`,"error":{"code":-32603,"message":"Internal error: the peer's response to this request is not valid MCP"}}`
-	if c.Kind != KindInvalidResponse || (c.IDKind != IDString && c.IDKind != IDNumber) || string(c.Substitute) != want {
+	damaged := c.Kind == KindParseError && !c.HasMethod && c.Reply(RoleServer) == nil
+	if (c.Kind != KindInvalidResponse && !damaged) || (c.IDKind != IDString && c.IDKind != IDNumber) || string(c.Substitute) != want {
 		t.Fatalf("%v with id %q (%v) has the substitute %q", c.Kind, c.ID, c.IDKind, c.Substitute)
 	}
 }
@@ -159,9 +169,15 @@ func checkSessions(t *testing.T, line []byte) {
 }
 
 // checkReply checks that reply is one JSON-RPC error response, on one line,
-// whose id is c's id text (a string or number id) or null.
-func checkReply(t *testing.T, c *Classification, reply []byte) {
+// whose id is c's id text (a string or number id) or null; or, for a batch
+// by the MCP profile (SPEC 10.6 (b)), one such line per request of the
+// batch, joined by LF, each with its request's id, in the batch's order.
+func checkReply(t *testing.T, p Profile, line []byte, c *Classification, reply []byte) {
 	t.Helper()
+	if p == ProfileMCP && c.Kind == KindBatch {
+		checkBatchReply(t, line, reply)
+		return
+	}
 	if !json.Valid(reply) || bytes.ContainsAny(reply, "\r\n") {
 		t.Fatalf("reply is not one line of JSON: %q", reply)
 	}
@@ -179,6 +195,44 @@ func checkReply(t *testing.T, c *Classification, reply []byte) {
 	}
 	if string(id) != want {
 		t.Fatalf("reply %q has id %s, want %s (the line's id is %q)", reply, id, want, c.ID)
+	}
+}
+
+// checkBatchReply checks an MCP batch's reply: section 4's one reply (id
+// null), or one -32600 reply a line whose ids are, in order, ids of the
+// batch's elements (an element's last id member, as Go's decoder reads
+// it, its text as written).
+func checkBatchReply(t *testing.T, line, reply []byte) {
+	t.Helper()
+	var elements []json.RawMessage
+	if err := json.Unmarshal(bytes.TrimPrefix(line, bom), &elements); err != nil {
+		t.Fatalf("a batch Go cannot read: %q: %v", line, err)
+	}
+	var ids []string
+	for _, e := range elements {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(e, &m) == nil && m["id"] != nil {
+			ids = append(ids, string(m["id"]))
+		}
+	}
+	lines := bytes.Split(reply, []byte("\n"))
+	for i, r := range lines {
+		var members map[string]json.RawMessage
+		if !json.Valid(r) || bytes.IndexByte(r, '\r') >= 0 || json.Unmarshal(r, &members) != nil ||
+			string(members["jsonrpc"]) != `"2.0"` || members["error"] == nil {
+			t.Fatalf("line %d of the batch's reply is not a JSON-RPC error response: %q", i+1, r)
+		}
+		id := string(members["id"])
+		if id == "null" && len(lines) == 1 {
+			return // no request in it: section 4's reply
+		}
+		for len(ids) > 0 && ids[0] != id {
+			ids = ids[1:]
+		}
+		if len(ids) == 0 || !bytes.Contains(r, []byte(batchNote)) {
+			t.Fatalf("line %d of the batch's reply, %q, answers no element of %q, in order", i+1, r, line)
+		}
+		ids = ids[1:]
 	}
 }
 

@@ -5,9 +5,17 @@ import (
 	"io"
 )
 
-// DefaultMaxLine is the line limit of a Reader made without WithMaxLine:
-// the library's default (jsonrpc_default_max_line), 16 MiB.
+// DefaultMaxLine is the line limit of a Reader of ProfileJSONRPC made
+// without WithMaxLine: the library's default (jsonrpc_default_max_line),
+// 16 MiB (SPEC §6). Profile.DefaultMaxLine gives each profile's.
 var DefaultMaxLine = defaultMaxLine()
+
+// DefaultMaxLine returns the line limit of a Reader or a Session of the
+// profile p made without one of its own (jsonrpc_profile_max_line): the
+// package's DefaultMaxLine for ProfileJSONRPC; for ProfileMCP, the longest
+// line every official MCP SDK's own stdio reader takes (SPEC §10.7). It
+// returns 0 for a profile the library does not know.
+func (p Profile) DefaultMaxLine() int { return profileMaxLine(p) }
 
 // DefaultReadSize is how many bytes a Reader asks its io.Reader for at
 // once, unless WithReadSize says otherwise.
@@ -18,7 +26,8 @@ type Option func(*Reader)
 
 // WithMaxLine sets the line limit: a line longer than n bytes (LF excluded)
 // is never held whole; Next reports it once, as a Line that is TooLong,
-// when its end is seen. n <= 0 means DefaultMaxLine.
+// when its end is seen. n <= 0 means the profile's default
+// (Profile.DefaultMaxLine).
 func WithMaxLine(n int) Option {
 	return func(r *Reader) {
 		r.maxLine = max(n, 0)
@@ -58,15 +67,20 @@ type Line struct {
 	Len int
 	// TooLong reports a line over the limit (see WithMaxLine): its Kind is
 	// KindTooLong. It was skipped as it arrived, never held whole; it
-	// carries nothing else, and it gets no reply in either role.
+	// carries nothing else but, in ProfileMCP, what its first bytes hold
+	// (see KindTooLong), so that a Session answers a too-long request
+	// (RoleServer) and substitutes a too-long response whose id is
+	// outstanding (SPEC §10.6 (d)).
 	TooLong bool
 	// Action is what to do with the line, for a Session's line (SPEC §8 to
 	// §10); ActionNone for a Reader's.
 	Action Action
 	// ActionText is, for ActionAnswer, the reply to write back to the
-	// line's sender; for ActionSubstitute and ActionAttribute, the line to
-	// hand on in this one's place; nil otherwise. The caller's, like the
-	// Classification.
+	// line's sender (several lines for an MCP batch: SPEC §10.6 (b)); for
+	// ActionSubstitute and ActionAttribute, the line to hand on in this
+	// one's place; for ActionForward in ProfileMCP, the line's normal form
+	// to hand on instead of its bytes where it has one (SPEC 10.5); nil
+	// otherwise. The caller's, like the Classification.
 	ActionText []byte
 	// Note says why, for every action but ActionForward and ActionNone: a
 	// fixed text of the library's, for a log record.

@@ -57,15 +57,25 @@ func readAll(t testing.TB, r io.Reader, opts ...Option) ([]event, error) {
 		switch {
 		case ln.TooLong != (ln.Kind == KindTooLong):
 			t.Errorf("TooLong %v with kind %v", ln.TooLong, ln.Kind)
-		case ln.TooLong && (ln.Bytes != nil || ln.Reply(RoleServer) != nil || ln.Reply(RoleClient) != nil || ln.Substitute != nil):
+		case ln.TooLong && (ln.Bytes != nil || ln.Reply(RoleClient) != nil || ln.Reason != "" ||
+			(ln.ID == nil && (ln.Reply(RoleServer) != nil || ln.Substitute != nil || ln.HasMethod))):
+			// In ProfileMCP it may carry what its first bytes hold (SPEC
+			// 10.6 (d)): an id, and a method and a reply or a substitute.
 			t.Errorf("a too-long line carries more than its length: %+v", ln)
 		case !ln.TooLong && ln.Len != len(ln.Bytes):
 			t.Errorf("Len %d != len(Bytes) %d", ln.Len, len(ln.Bytes))
 		case ln.Action != ActionNone || ln.ActionText != nil || ln.Note != "":
 			t.Errorf("a Reader's line with an action: %v %q %q", ln.Action, ln.ActionText, ln.Note)
 		}
+		class := describe(&ln.Classification)
+		if ln.TooLong {
+			// What its first bytes hold (ProfileMCP) is checked here and
+			// by TestReaderTooLongHeads; the events compare the rest.
+			checkTooLongHead(t, &ln)
+			class = describe(&Classification{Kind: KindTooLong})
+		}
 		out = append(out, event{number: ln.Number, line: string(ln.Bytes), len: ln.Len, tooLong: ln.TooLong,
-			class: describe(&ln.Classification)})
+			class: class})
 	}
 }
 
@@ -151,7 +161,7 @@ func fixed(data []byte, n int) io.Reader {
 func TestReaderWhole(t *testing.T) {
 	forEachFile(t, func(t *testing.T, f vectorFile, opt Option) {
 		data := vectorStreamOf(t, f)
-		want := expectedBy(f.profile, data, DefaultMaxLine)
+		want := expectedBy(f.profile, data, f.profile.DefaultMaxLine())
 		got, err := readAll(t, bytes.NewReader(data), opt)
 		if err != io.EOF {
 			t.Fatalf("final error %v, want io.EOF", err)
@@ -173,7 +183,7 @@ func TestReaderWhole(t *testing.T) {
 func TestReaderChunks(t *testing.T) {
 	forEachFile(t, func(t *testing.T, f vectorFile, opt Option) {
 		data := vectorStreamOf(t, f)
-		want := expectedBy(f.profile, data, DefaultMaxLine)
+		want := expectedBy(f.profile, data, f.profile.DefaultMaxLine())
 		for n := 1; n <= 70; n++ {
 			got, err := readAll(t, fixed(data, n), opt)
 			if err != io.EOF {
@@ -379,7 +389,7 @@ func TestReaderLinesStayValid(t *testing.T) {
 			}
 			kept = append(kept, ln.Classification)
 		}
-		want := expectedBy(f.profile, data, DefaultMaxLine)
+		want := expectedBy(f.profile, data, f.profile.DefaultMaxLine())
 		if len(kept) != len(want) {
 			t.Fatalf("%d lines, want %d", len(kept), len(want))
 		}
@@ -402,7 +412,7 @@ func TestConcurrent(t *testing.T) {
 			want[i] = describe(&c)
 		}
 		data := vectorStreamOf(t, f)
-		wantStream := expectedBy(f.profile, data, DefaultMaxLine)
+		wantStream := expectedBy(f.profile, data, f.profile.DefaultMaxLine())
 		var wg sync.WaitGroup
 		for g := range 8 {
 			wg.Add(1)

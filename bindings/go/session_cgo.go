@@ -45,7 +45,7 @@ type Session struct {
 
 // NewSession returns a Session that reads one stream in role by profile,
 // whose lines may be maxLine bytes long (LF excluded; maxLine <= 0 means
-// DefaultMaxLine). In ProfileJSONRPC it decides as SPEC §8 says; in
+// profile.DefaultMaxLine()). In ProfileJSONRPC it decides as SPEC §8 says; in
 // ProfileMCP it also substitutes and applies the handshake rule (SPEC §9,
 // §10.4). It fails for a role or a profile the library does not know, or
 // when the library is out of memory.

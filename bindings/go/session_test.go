@@ -90,7 +90,7 @@ func wantActionIn(t *testing.T, p Profile, what string, ln Line, action Action, 
 		case want && ln.ActionText == nil:
 			t.Errorf("%s: no action text, want the normal form of %q", what, ln.Bytes)
 		case want:
-			got, line := decodeObject(ln.ActionText), decodeObject(ln.Bytes)
+			got, line := decodeObject(ln.ActionText), decodeObject(bytes.TrimPrefix(ln.Bytes, bom))
 			for k := range line {
 				if !normalMembers[k] {
 					delete(line, k)
@@ -125,12 +125,17 @@ func decodeObject(text []byte) map[string]any {
 	return m
 }
 
+// bom is the UTF-8 byte order mark, which an MCP line may begin with
+// (SPEC 10.6 (a)).
+var bom = []byte("\xEF\xBB\xBF")
+
 // needsNormalForm reports whether an MCP line, a JSON object, goes on in
-// its normal form: a raw CR anywhere, whitespace before or after the
-// object, or a top-level member given twice (found by a token walk).
+// its normal form: a byte order mark before it (SPEC 10.6 (a)), a raw CR
+// anywhere, whitespace before or after the object, or a top-level member
+// given twice (found by a token walk).
 func needsNormalForm(t *testing.T, line []byte) bool {
 	t.Helper()
-	if bytes.IndexByte(line, '\r') >= 0 || len(line) == 0 {
+	if bytes.HasPrefix(line, bom) || bytes.IndexByte(line, '\r') >= 0 || len(line) == 0 {
 		return true
 	}
 	if ws := " \t\n\r"; strings.IndexByte(ws, line[0]) >= 0 || strings.IndexByte(ws, line[len(line)-1]) >= 0 {
@@ -302,17 +307,29 @@ func TestSessionRefused(t *testing.T) {
 	}
 }
 
-// expectedAction is what SPEC §8 and §10.4 say a session does with a line
-// of kind k (names_no_request nameless) read in role by profile p while no
-// request is outstanding, and whether the text it hands on or sends is the
-// line's reply for the role.
-func expectedAction(p Profile, role Role, k Kind, nameless bool) (Action, bool) {
+// expectedAction is what SPEC §8, §10.4, §10.6 and §10.8 say a session does with
+// a line c, read in role by profile p while no request is outstanding, and
+// whether the text it hands on or sends is the line's reply for the role.
+func expectedAction(p Profile, role Role, c *Classification) (Action, bool) {
+	k, nameless := c.Kind, c.NamesNoRequest
+	if k == KindParseError && c.Substitute != nil {
+		// A damaged response (SPEC 10.6 (c)): never answered, and with
+		// nobody waiting on its id, kept as any parse error that is owed
+		// nothing.
+		if role == RoleServer {
+			return ActionDrop, false
+		}
+		return ActionDivert, false
+	}
 	switch k {
 	case KindRequest, KindNotification:
 		return ActionForward, false
 	case KindResponse:
 		if p == ProfileMCP && nameless {
 			return ActionDrop, false // the handshake rule, with none outstanding
+		}
+		if p == ProfileMCP && role == RoleServer {
+			return ActionDrop, false // SPEC 10.8 (a): nobody waits for it
 		}
 		return ActionForward, false
 	case KindInvalidResponse:
@@ -330,6 +347,9 @@ func expectedAction(p Profile, role Role, k Kind, nameless bool) (Action, bool) 
 		}
 		return ActionDivert, false
 	case KindTooLong:
+		if role == RoleServer && c.Reply(RoleServer) != nil {
+			return ActionAnswer, true // a too-long request (SPEC 10.6 (d))
+		}
 		return ActionDrop, false
 	}
 	return ActionNone, false
@@ -341,7 +361,7 @@ func expectedAction(p Profile, role Role, k Kind, nameless bool) (Action, bool) 
 func TestSessionVectors(t *testing.T) {
 	forEachFile(t, func(t *testing.T, f vectorFile, _ Option) {
 		data := vectorStreamOf(t, f)
-		want := expectedBy(f.profile, data, DefaultMaxLine)
+		want := expectedBy(f.profile, data, f.profile.DefaultMaxLine())
 		for _, role := range []Role{RoleServer, RoleClient} {
 			actions := map[Action]int{}
 			for n := 1; n <= 70; n++ {
@@ -373,7 +393,7 @@ func TestSessionVectors(t *testing.T) {
 					if e != want[i] {
 						t.Fatalf("%v, %d at a time, line %d:\n got %v\nwant %v", role, n, i+1, e, want[i])
 					}
-					action, replied := expectedAction(f.profile, role, ln.Kind, ln.NamesNoRequest)
+					action, replied := expectedAction(f.profile, role, &ln.Classification)
 					text := ""
 					if replied {
 						text = string(ln.Reply(role))

@@ -82,9 +82,10 @@ type textScratch [1024]byte
 
 // InvalidReply returns the one reply owed for line by the endpoint in role
 // (SPEC §4), by the profile p: a JSON-RPC error response without a line
-// break, and ok true; or nil and false when none is owed. It is the same
-// text as p.Classify(line).Reply(role), for a host that wants only the
-// reply.
+// break (but for an MCP batch of requests, one per request, joined by LF:
+// SPEC §10.6 (b)), and ok true; or nil and false when none is owed. It is
+// the same text as p.Classify(line).Reply(role), for a host that wants
+// only the reply.
 //
 // It panics if role is not RoleServer or RoleClient, if the library does
 // not know p, or if the library reports a failure (out of memory, or an

@@ -246,6 +246,16 @@ static void make_inputs(void) {
                            "................................................................................"
                            "................................................................................"
                            "....................................................................... ready");
+    /* SPEC 10.6: a byte order mark, a batch of requests, damaged lines, and
+     * (over the reader's limit of 1000 below) a request whose first bytes
+     * hold its id and method. */
+    add_input("byte order mark", "\xEF\xBB\xBF {\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"initialize\",\"params\":{}} ");
+    add_input("batch of requests", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"},{\"id\":\"\\u0032\",\"method\":\"b\"},"
+                                   "{\"jsonrpc\":\"2.0\",\"method\":\"n\"}]");
+    add_input("damaged request", "{\"jsonrpc\":\"2.0\",\"id\":\"d\",\"method\":\"tools/call\",\"params\":{\"t\":\"\xff\"}}");
+    add_input("damaged response", "{\"jsonrpc\":\"2.0\",\"id\":12,\"result\":{\"content\":[");
+    add_nested("long damaged request", "{\"jsonrpc\":\"2.0\",\"id\":\"long\",\"method\":\"tools/call\",\"params\":",
+               "{\"a\":", "}", 300, "");
     add_nested("deep request", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"deep\",\"params\":", "[", "]", 5000, "}");
     add_nested("deep invalid", "{\"id\":1,\"method\":", "{\"a\":", "}", 3000, "}");
     add_nested("deep and broken", "[", "[", "]", 2000, "");
@@ -509,6 +519,21 @@ static const Act SCRIPT[] = {
     {DO_REFUSED, "{\"jsonrpc\":\"2.0\",\"id\":10,\"result\":{}}"},
     {DO_REFUSED, "{\"jsonrpc\":\"2.0\",\"id\":\"s\\u0032\",\"method\":\"sampling/createMessage\",\"params\":{}}"},
     {DO_REFUSED, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}"},
+    /* SPEC 10.6: a byte order mark, a batch, damaged lines, and lines over
+     * the limit of 160 whose first bytes hold a request's id and method or a
+     * response's id (11, outstanding). */
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{}}"},
+    {DO_SENT, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\",\"params\":{}}"},
+    {DO_FEED, "\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":\"m\",\"method\":\"ping\"} \n"
+              "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"},{\"jsonrpc\":\"2.0\",\"id\":\"2\",\"method\":\"b\"}]\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":\"d\",\"method\":\"x\",\"params\":{\"t\":\"\xff\"}}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":12,\"result\":{\"t\":\"\xff\"}}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":\"big\",\"method\":\"tools/call\",\"params\":{\"text\":\""
+              "................................................................................................"
+              "................................................................................................\"}}\n"
+              "{\"jsonrpc\":\"2.0\",\"id\":11,\"result\":{\"text\":\""
+              "................................................................................................"
+              "................................................................................................\"}}\n"},
     {DO_FEED, "{\"jsonrpc\":\"2.0\",\"id\":\"c\",\"result\":{}}"},
     {DO_END, NULL},
     {DO_FEED, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1,\"message\":\"m\"}}\n[]\n"},

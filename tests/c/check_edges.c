@@ -221,6 +221,176 @@ static void check_names(void) {
     check(!jsonrpc_kind_is_message(UINT32_MAX), "UINT32_MAX is a message");
 }
 
+/* ------------------------------------------------------------------------
+ * The header's promises of SPEC 10.6 for one line (jsonrpc_classify,
+ * jsonrpc_classify_into, jsonrpc_invalid_reply).
+ */
+
+static bool span_zero(JsonRpcSpan span) {
+    return span.offset == 0 && span.len == 0;
+}
+
+/* `got` is exactly the bytes of `line` at `span`. */
+static bool at_span(JsonRpcStr got, const char *line, JsonRpcSpan span) {
+    return got.ptr != NULL && span.len == got.len && memcmp(line + span.offset, got.ptr, got.len) == 0;
+}
+
+/* A damaged request or response (SPEC 10.6 (c)) as the header gives it: a
+ * JSONRPC_KIND_PARSE_ERROR with the readable id (exactly the line's bytes
+ * at id_span) and, for a request, the readable method; every other field
+ * as for any parse error (a reason; no flag, no other span, no client
+ * reply); a request's reply_server names its id, a response has none but
+ * its substitute. */
+static void check_damaged(const JsonRpcClassification *c, const char *line, const char *id, uint32_t id_kind,
+                          const char *method, const char *reply_server, const char *substitute) {
+    check_enum("kind", KINDS, c->kind, JSONRPC_KIND_PARSE_ERROR);
+    check_enum("id_kind", ID_KINDS, c->id_kind, id_kind);
+    check_text("id", c->id, (Text){TEXT_EXACT, id, strlen(id)});
+    check(at_span(c->id, line, c->id_span), "the id is not the line's bytes at id_span (%zu,%zu)", c->id_span.offset,
+          c->id_span.len);
+    if (method != NULL) {
+        check_text("method", c->method, (Text){TEXT_EXACT, method, strlen(method)});
+        check(c->method_span.len == strlen(method) + 2 &&
+                  memcmp(line + c->method_span.offset + 1, method, strlen(method)) == 0,
+              "the method is not between the quotes at method_span (%zu,%zu)", c->method_span.offset,
+              c->method_span.len);
+    } else {
+        check(c->method.ptr == NULL && span_zero(c->method_span), "a damaged response has a method");
+    }
+    check(!c->jsonrpc_2_0 && !c->has_result && !c->has_error && !c->names_no_request,
+          "a damaged line has a flag set (jsonrpc_2_0 %d, has_result %d, has_error %d, names_no_request %d)",
+          c->jsonrpc_2_0, c->has_result, c->has_error, c->names_no_request);
+    check(span_zero(c->params_span) && span_zero(c->result_span) && span_zero(c->error_span),
+          "a damaged line has a params, result or error span");
+    check_text("reason", c->reason, (Text){TEXT_ANY, NULL, 0});
+    check_text("reply_server", c->reply_server,
+               reply_server != NULL ? (Text){TEXT_EXACT, reply_server, strlen(reply_server)} : (Text){TEXT_ABSENT, NULL, 0});
+    check_text("reply_client", c->reply_client, (Text){TEXT_ABSENT, NULL, 0});
+    check_text("substitute", c->substitute,
+               substitute != NULL ? (Text){TEXT_EXACT, substitute, strlen(substitute)} : (Text){TEXT_ABSENT, NULL, 0});
+}
+
+static void check_damaged_lines(void) {
+    static const struct {
+        const char *name;
+        const char *line;
+        const char *id;
+        uint32_t id_kind;
+        const char *method; /* NULL for a response */
+        const char *reply_server;
+        const char *substitute;
+    } DAMAGED[] = {
+        {"a damaged request (invalid UTF-8 in its params)",
+         "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"text\":\"a\xff"
+         "b\"}}",
+         "3", JSONRPC_ID_NUMBER, "tools/call",
+         "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}", NULL},
+        {"a damaged request cut short, after a byte order mark",
+         "\xEF\xBB\xBF  {\"method\":\"ping\", \"id\" : \"q\\u0031\" ,\"params\":{\"a\":[1,",
+         "\"q\\u0031\"", JSONRPC_ID_STRING, "ping",
+         "{\"jsonrpc\":\"2.0\",\"id\":\"q\\u0031\",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}", NULL},
+        {"a damaged response (its result being read)", "{\"jsonrpc\":\"2.0\",\"id\":\"r-9\",\"result\":{\"content\":[",
+         "\"r-9\"", JSONRPC_ID_STRING, NULL, NULL,
+         "{\"jsonrpc\":\"2.0\",\"id\":\"r-9\",\"error\":{\"code\":-32603,\"message\":\"Internal error: the peer's "
+         "response to this request is not valid MCP\"}}"},
+        {"a damaged error response (data after it)", "{\"jsonrpc\":\"2.0\",\"id\":-4,\"error\":{\"code\":1,\"message\":\"m\"}} x",
+         "-4", JSONRPC_ID_NUMBER, NULL, NULL,
+         "{\"jsonrpc\":\"2.0\",\"id\":-4,\"error\":{\"code\":-32603,\"message\":\"Internal error: the peer's "
+         "response to this request is not valid MCP\"}}"},
+    };
+    static unsigned char scratch[1024];
+    for (size_t i = 0; i < COUNT_OF(DAMAGED); i++) {
+        const char *line = DAMAGED[i].line;
+        size_t len = strlen(line);
+        unsigned char *copy = exact_copy(line, len);
+        set_context("%s, jsonrpc_classify (mcp)", DAMAGED[i].name);
+        JsonRpcClassification c = jsonrpc_classify(copy, len, JSONRPC_PROFILE_MCP);
+        check_damaged(&c, line, DAMAGED[i].id, DAMAGED[i].id_kind, DAMAGED[i].method, DAMAGED[i].reply_server,
+                      DAMAGED[i].substitute);
+        free_classification_twice(&c);
+        set_context("%s, jsonrpc_classify_into (mcp)", DAMAGED[i].name);
+        check(jsonrpc_classify_into(copy, len, JSONRPC_PROFILE_MCP, &c, scratch, sizeof scratch) == JSONRPC_STATUS_OK,
+              "status not OK");
+        check_damaged(&c, line, DAMAGED[i].id, DAMAGED[i].id_kind, DAMAGED[i].method, DAMAGED[i].reply_server,
+                      DAMAGED[i].substitute);
+        jsonrpc_classification_free(&c);
+        set_context("%s, jsonrpc_invalid_reply (mcp)", DAMAGED[i].name);
+        const char *reply = DAMAGED[i].reply_server;
+        check_invalid_reply(copy, len, JSONRPC_ROLE_SERVER, JSONRPC_PROFILE_MCP, "server",
+                            reply != NULL ? (Text){TEXT_EXACT, reply, strlen(reply)} : (Text){TEXT_ABSENT, NULL, 0});
+        check_invalid_reply(copy, len, JSONRPC_ROLE_CLIENT, JSONRPC_PROFILE_MCP, "client",
+                            (Text){TEXT_ABSENT, NULL, 0});
+        /* The JSON-RPC profile: a parse error like any other, with no id. */
+        set_context("%s, jsonrpc_classify (jsonrpc)", DAMAGED[i].name);
+        c = jsonrpc_classify(copy, len, JSONRPC_PROFILE_JSONRPC);
+        check_enum("kind", KINDS, c.kind, JSONRPC_KIND_PARSE_ERROR);
+        check(c.id.ptr == NULL && c.method.ptr == NULL && c.substitute.ptr == NULL && c.id_kind == JSONRPC_ID_ABSENT &&
+                  span_zero(c.id_span) && span_zero(c.method_span),
+              "the JSON-RPC profile reads a damaged line's members");
+        check_text("reply_server", c.reply_server, (Text){TEXT_EXACT, PARSE_ERROR_REPLY, strlen(PARSE_ERROR_REPLY)});
+        free_classification_twice(&c);
+        free(copy);
+    }
+}
+
+/* An MCP batch of requests (SPEC 10.6 (b)): reply_server is one reply per
+ * request, in the batch's order, joined by LF (each line one reply, a
+ * response to that request's id, no array), the same text that
+ * jsonrpc_invalid_reply gives for the server role; the client role owes
+ * none. */
+static void check_batch_replies(void) {
+    static const char line[] = "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"method\":\"n\"},"
+                               "{\"id\":\"two\",\"method\":\"tools/list\"},{\"id\":1.5,\"method\":\"x\"},7,"
+                               "{\"jsonrpc\":\"2.0\",\"id\":-3,\"method\":\"m\",\"params\":[]}]";
+    static const char *const IDS[] = {"1", "\"two\"", "-3"};
+    static const char message[] = "Invalid Request: MCP has no batches; send each request on its own line";
+    const size_t len = strlen(line);
+    unsigned char *copy = exact_copy(line, len);
+    set_context("an MCP batch of three requests, jsonrpc_classify");
+    JsonRpcClassification c = jsonrpc_classify(copy, len, JSONRPC_PROFILE_MCP);
+    check_enum("kind", KINDS, c.kind, JSONRPC_KIND_BATCH);
+    check(c.reply_client.ptr == NULL, "a client owes a batch a reply");
+    ByteBuf want = {0};
+    for (size_t i = 0; i < COUNT_OF(IDS); i++) {
+        char reply[256];
+        snprintf(reply, sizeof reply, "%s{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32600,\"message\":\"%s\"}}",
+                 i > 0 ? "\n" : "", IDS[i], message);
+        buf_append(&want, reply, strlen(reply));
+    }
+    check_text("reply_server", c.reply_server, (Text){TEXT_EXACT, (const char *)want.data, want.len});
+    /* Each line of it is one reply: a response, as the MCP profile reads it,
+     * to the id of the request in its place. */
+    size_t lines = 0;
+    for (const char *at = c.reply_server.ptr, *end = at != NULL ? at + c.reply_server.len : NULL; at != NULL && at < end;
+         lines++) {
+        const char *lf = memchr(at, '\n', (size_t)(end - at));
+        size_t line_len = (size_t)((lf != NULL ? lf : end) - at);
+        JsonRpcClassification one = jsonrpc_classify((const uint8_t *)at, line_len, JSONRPC_PROFILE_MCP);
+        check(one.kind == JSONRPC_KIND_RESPONSE && one.has_error && lines < COUNT_OF(IDS) &&
+                  text_matches(one.id, (Text){TEXT_EXACT, IDS[lines], strlen(IDS[lines])}),
+              "line %zu of the reply is not an error response to %s", lines + 1,
+              lines < COUNT_OF(IDS) ? IDS[lines] : "no request");
+        jsonrpc_classification_free(&one);
+        at = lf != NULL ? lf + 1 : end;
+    }
+    check_size("lines of the reply", lines, COUNT_OF(IDS));
+    set_context("an MCP batch of three requests, jsonrpc_invalid_reply");
+    check_invalid_reply(copy, len, JSONRPC_ROLE_SERVER, JSONRPC_PROFILE_MCP, "server",
+                        (Text){TEXT_EXACT, (const char *)want.data, want.len});
+    check_invalid_reply(copy, len, JSONRPC_ROLE_CLIENT, JSONRPC_PROFILE_MCP, "client", (Text){TEXT_ABSENT, NULL, 0});
+    free_classification_twice(&c);
+    /* The JSON-RPC profile keeps section 4's one reply. */
+    set_context("an MCP batch of three requests, jsonrpc_classify (jsonrpc)");
+    c = jsonrpc_classify(copy, len, JSONRPC_PROFILE_JSONRPC);
+    check_enum("kind", KINDS, c.kind, JSONRPC_KIND_BATCH);
+    check(c.reply_server.ptr != NULL && memchr(c.reply_server.ptr, '\n', c.reply_server.len) == NULL &&
+              strstr(c.reply_server.ptr, "\"id\":null") != NULL,
+          "the JSON-RPC profile's reply to a batch is not one reply with id null");
+    free_classification_twice(&c);
+    buf_free(&want);
+    free(copy);
+}
+
 void check_edges(void) {
     check_classify_null();
     check_invalid_reply_edges();
@@ -229,4 +399,6 @@ void check_edges(void) {
     check_free_null();
     check_versions();
     check_names();
+    check_damaged_lines();
+    check_batch_replies();
 }

@@ -282,37 +282,302 @@ static void check_reader_batch_lifetime(void) {
     jsonrpc_reader_free(reader);
 }
 
-/* jsonrpc_reader_new(0) has the default limit, which the header gives as
- * 16 MiB: a line of that length is kept, one a byte longer is not. */
+/* jsonrpc_reader_new(0) has its profile's default limit,
+ * jsonrpc_profile_max_line(profile): for the JSON-RPC profile
+ * jsonrpc_default_max_line(), which the header gives as 16 MiB; the MCP
+ * profile's is read from the library, never restated here. A line of that
+ * length is kept, one a byte longer is not. */
 static void check_reader_default_limit(void) {
     set_context("the default line limit");
     const size_t limit = jsonrpc_default_max_line();
     check(limit == (size_t)16 << 20, "jsonrpc_default_max_line() is %zu, not 16 MiB", limit);
-    JsonRpcReader *reader = jsonrpc_reader_new(0, JSONRPC_PROFILE_JSONRPC);
-    if (!check(reader != NULL, "jsonrpc_reader_new(0) gave NULL")) {
-        return;
+    check(jsonrpc_profile_max_line(JSONRPC_PROFILE_JSONRPC) == limit,
+          "jsonrpc_profile_max_line(JSONRPC) is %zu, not jsonrpc_default_max_line()",
+          jsonrpc_profile_max_line(JSONRPC_PROFILE_JSONRPC));
+    check(jsonrpc_profile_max_line(JSONRPC_PROFILE_MCP) > 0, "jsonrpc_profile_max_line(MCP) is 0");
+    for (size_t i = 0; i < COUNT_OF(NOT_PROFILES); i++) {
+        check(jsonrpc_profile_max_line(NOT_PROFILES[i]) == 0, "jsonrpc_profile_max_line(%#x) is not 0",
+              (unsigned)NOT_PROFILES[i]);
     }
     enum { PIECE = 1 << 20 };
     unsigned char *piece = xrealloc(NULL, PIECE);
     memset(piece, ' ', PIECE);
-    uint64_t number = 0;
-    for (size_t extra = 0; extra <= 1; extra++) {
-        size_t len = limit + extra;
-        JsonRpcBatch batch = {0};
-        bool quiet = true;
-        for (size_t at = 0; at < len && quiet; at += PIECE) {
-            quiet = jsonrpc_reader_feed(reader, piece, min_size(PIECE, len - at), &batch) == JSONRPC_STATUS_OK &&
-                    batch.count == 0;
+    for (size_t p = 0; p < COUNT_OF(PROFILES_TESTED); p++) {
+        const uint32_t profile = PROFILES_TESTED[p];
+        const size_t max_line = jsonrpc_profile_max_line(profile);
+        set_context("the default line limit (%s, %zu)", PROFILE_NAMES[profile], max_line);
+        JsonRpcReader *reader = jsonrpc_reader_new(0, profile);
+        if (!check(reader != NULL, "jsonrpc_reader_new(0) gave NULL")) {
+            continue;
         }
-        batch = feed_text(reader, "\n", &number);
-        if (check(quiet && batch.count == 1, "a line of %zu bytes: not one item at its LF", len)) {
-            uint32_t want = extra == 0 ? JSONRPC_KIND_EMPTY : JSONRPC_KIND_TOO_LONG;
-            check_enum("kind", KINDS, batch.items[0].classification.kind, want);
-            check_size("len", batch.items[0].len, len);
+        uint64_t number = 0;
+        for (size_t extra = 0; extra <= 1; extra++) {
+            size_t len = max_line + extra;
+            JsonRpcBatch batch = {0};
+            bool quiet = true;
+            for (size_t at = 0; at < len && quiet; at += PIECE) {
+                quiet = jsonrpc_reader_feed(reader, piece, min_size(PIECE, len - at), &batch) ==
+                            JSONRPC_STATUS_OK &&
+                        batch.count == 0;
+            }
+            batch = feed_text(reader, "\n", &number);
+            if (check(quiet && batch.count == 1, "a line of %zu bytes: not one item at its LF", len)) {
+                uint32_t want = extra == 0 ? JSONRPC_KIND_EMPTY : JSONRPC_KIND_TOO_LONG;
+                check_enum("kind", KINDS, batch.items[0].classification.kind, want);
+                check_size("len", batch.items[0].len, len);
+            }
         }
+        jsonrpc_reader_free(reader);
     }
     free(piece);
+}
+
+/* ------------------------------------------------------------------------
+ * SPEC 10.6 through a reader: a line too long to read whose first bytes
+ * (as many as the limit) hold a request's or a response's id, and a line
+ * after a byte order mark, at every chunk size.
+ */
+
+/* The -32600 reply for a request on a line too long to read (SPEC 10.6 (d)). */
+#define TOO_LONG_REPLY_FOR(ID)                                                                                  \
+    "{\"jsonrpc\":\"2.0\",\"id\":" ID ",\"error\":{\"code\":-32600,\"message\":\"Invalid Request: the line is " \
+    "longer than this peer reads\"}}"
+/* SPEC 10.3's substitute for an id. */
+#define HEAD_SUBSTITUTE_FOR(ID)                                                                                      \
+    "{\"jsonrpc\":\"2.0\",\"id\":" ID ",\"error\":{\"code\":-32603,\"message\":\"Internal error: the peer's response " \
+    "to this request is not valid MCP\"}}"
+
+enum { HEAD_LIMIT = 64 };
+
+/* What one item of a head stream must be: a line within the limit (`text`
+ * its bytes), or a too-long one; for either, what it carries. */
+typedef struct {
+    uint32_t kind;
+    size_t len;
+    const char *text;   /* a kept line's bytes; NULL for a too-long one */
+    const char *id;     /* NULL: absent */
+    uint32_t id_kind;
+    size_t id_offset;
+    const char *method; /* NULL: absent */
+    size_t method_offset;
+    const char *reply_server;
+    const char *substitute;
+} HeadItem;
+
+static Text text_or_absent(const char *text) {
+    return text != NULL ? (Text){TEXT_EXACT, text, strlen(text)} : (Text){TEXT_ABSENT, NULL, 0};
+}
+
+/* One item against what it must be. */
+static void check_head_item(const JsonRpcBatch *batch, const JsonRpcLine *item, const HeadItem *want) {
+    const JsonRpcClassification *c = &item->classification;
+    check_enum("kind", KINDS, c->kind, want->kind);
+    check_size("len", item->len, want->len);
+    if (want->text != NULL && item->len == want->len) {
+        check_bytes("line bytes", (JsonRpcStr){(const char *)batch->bytes + item->offset, item->len},
+                    text_or_absent(want->text));
+    }
+    check_text("id", c->id, text_or_absent(want->id));
+    check_enum("id_kind", ID_KINDS, c->id_kind, want->id != NULL ? want->id_kind : JSONRPC_ID_ABSENT);
+    JsonRpcSpan id_span = want->id != NULL ? (JsonRpcSpan){want->id_offset, strlen(want->id)} : (JsonRpcSpan){0, 0};
+    check(c->id_span.offset == id_span.offset && c->id_span.len == id_span.len, "id_span %zu,%zu, expected %zu,%zu",
+          c->id_span.offset, c->id_span.len, id_span.offset, id_span.len);
+    check_text("method", c->method, text_or_absent(want->method));
+    /* A method without escapes: its span is its text and the quotes. */
+    JsonRpcSpan method_span = want->method != NULL ? (JsonRpcSpan){want->method_offset, strlen(want->method) + 2}
+                                                   : (JsonRpcSpan){0, 0};
+    check(c->method_span.offset == method_span.offset && c->method_span.len == method_span.len,
+          "method_span %zu,%zu, expected %zu,%zu", c->method_span.offset, c->method_span.len, method_span.offset,
+          method_span.len);
+    check_text("reply_server", c->reply_server, text_or_absent(want->reply_server));
+    check_text("substitute", c->substitute, text_or_absent(want->substitute));
+    if (want->kind == JSONRPC_KIND_TOO_LONG) {
+        check(c->reply_client.ptr == NULL && c->reason.ptr == NULL, "a too-long line has a reason or a client reply");
+    }
+}
+
+/* Feeds `stream` to a reader of `profile` and `max_line`, `chunk` bytes at
+ * a time (each a heap copy freed after the call), then ends it; checks
+ * every batch (check_batch) and each item against `want`. */
+static void read_heads(const char *label, const ByteBuf *stream, size_t chunk, size_t max_line, uint32_t profile,
+                       const HeadItem *want, size_t count) {
+    JsonRpcReader *reader = jsonrpc_reader_new(max_line, profile);
+    set_context("%s (chunks of %zu)", label, chunk);
+    if (!check(reader != NULL, "jsonrpc_reader_new gave NULL")) {
+        return;
+    }
+    uint64_t number = 0;
+    size_t items = 0;
+    for (size_t at = 0;;) {
+        bool end = at == stream->len;
+        size_t piece = end ? 0 : min_size(chunk, stream->len - at);
+        unsigned char *copy = end ? NULL : exact_copy(stream->data + at, piece);
+        JsonRpcBatch batch = stale_batch();
+        JsonRpcStatus status =
+            end ? jsonrpc_reader_end(reader, &batch) : jsonrpc_reader_feed(reader, copy, piece, &batch);
+        free(copy);
+        at += piece;
+        set_context("%s (chunks of %zu), after %zu bytes%s", label, chunk, at, end ? " and the end" : "");
+        if (!check(status == JSONRPC_STATUS_OK, "status %u", (unsigned)status) ||
+            !check_batch(&batch, &number, end, 0)) {
+            break;
+        }
+        for (size_t i = 0; i < batch.count; i++, items++) {
+            set_context("%s (chunks of %zu), item %zu", label, chunk, items);
+            if (check(items < count, "more items than the %zu expected", count)) {
+                check_head_item(&batch, &batch.items[i], &want[items]);
+            }
+        }
+        if (end) {
+            break;
+        }
+    }
+    set_context("%s (chunks of %zu)", label, chunk);
+    check_size("items", items, count);
     jsonrpc_reader_free(reader);
+}
+
+#define LONG_REQUEST_HEAD "{\"jsonrpc\":\"2.0\",\"id\":\"big-1\",\"method\":\"tools/call\","
+#define LONG_RESPONSE_HEAD "{\"jsonrpc\":\"2.0\",\"id\":42,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\""
+#define OK_REQUEST "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"
+
+/* A too-long request: its head, then `pad` bytes of text, then its end. */
+static size_t append_long_request(ByteBuf *stream, size_t pad) {
+    size_t before = stream->len;
+    buf_append(stream, LONG_REQUEST_HEAD "\"params\":{\"arguments\":{\"text\":\"", strlen(LONG_REQUEST_HEAD) + 32);
+    append_repeated(stream, 'x', pad);
+    buf_append(stream, "\"}}}", 4);
+    return stream->len - before;
+}
+
+/* The header: a line over the limit is TOO_LONG, at offset 0; in the MCP
+ * profile, where its first bytes (as many as the limit) hold a damaged
+ * request or response, it also has the readable id, id_kind and id_span (a
+ * position in the line, whose bytes are not held) and, for a request,
+ * method, method_span and the reply_server that says the line is too long;
+ * for a response, the substitute; otherwise nothing else. In the JSON-RPC
+ * profile nothing changes. */
+static void check_reader_too_long_heads(void) {
+    ByteBuf stream = {0};
+    size_t request_len = append_long_request(&stream, 200);
+    buf_append(&stream, "\n" OK_REQUEST "\n", strlen(OK_REQUEST) + 2);
+    size_t at = stream.len;
+    buf_append(&stream, LONG_RESPONSE_HEAD, strlen(LONG_RESPONSE_HEAD));
+    append_repeated(&stream, 'y', 200);
+    buf_append(&stream, "\"}]}}\n", 6);
+    size_t response_len = stream.len - at - 1;
+    /* A notification: a method, no id. */
+    at = stream.len;
+    static const char notification[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"";
+    buf_append(&stream, notification, strlen(notification));
+    append_repeated(&stream, 'z', 100);
+    buf_append(&stream, "\"}}\n", 4);
+    size_t notification_len = stream.len - at - 1;
+    /* A request whose id stands past the first bytes. */
+    at = stream.len;
+    static const char late_id[] = "{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"pad\":\"";
+    buf_append(&stream, late_id, strlen(late_id));
+    append_repeated(&stream, 'p', 100);
+    buf_append(&stream, "\"},\"id\":5}\n", 11);
+    size_t late_len = stream.len - at - 1;
+    /* No JSON at all. */
+    append_repeated(&stream, 'w', 100);
+    buf_append(&stream, "\n", 1);
+    /* The too-long request again, still open when the stream ends. */
+    append_long_request(&stream, 150);
+    size_t last_len = request_len - 50;
+
+    const size_t id_at = strlen("{\"jsonrpc\":\"2.0\",\"id\":");
+    const size_t method_at = strlen("{\"jsonrpc\":\"2.0\",\"id\":\"big-1\",\"method\":");
+    const HeadItem request = {JSONRPC_KIND_TOO_LONG, request_len, NULL, "\"big-1\"", JSONRPC_ID_STRING, id_at,
+                              "tools/call", method_at, TOO_LONG_REPLY_FOR("\"big-1\""), NULL};
+    HeadItem last = request;
+    last.len = last_len;
+    const HeadItem mcp[] = {
+        request,
+        {JSONRPC_KIND_REQUEST, strlen(OK_REQUEST), OK_REQUEST, "2", JSONRPC_ID_NUMBER, id_at, "ping",
+         strlen("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":"), NULL, NULL},
+        {JSONRPC_KIND_TOO_LONG, response_len, NULL, "42", JSONRPC_ID_NUMBER, id_at, NULL, 0, NULL,
+         HEAD_SUBSTITUTE_FOR("42")},
+        {JSONRPC_KIND_TOO_LONG, notification_len, NULL, NULL, 0, 0, NULL, 0, NULL, NULL},
+        {JSONRPC_KIND_TOO_LONG, late_len, NULL, NULL, 0, 0, NULL, 0, NULL, NULL},
+        {JSONRPC_KIND_TOO_LONG, 100, NULL, NULL, 0, 0, NULL, 0, NULL, NULL},
+        last,
+    };
+    HeadItem plain[COUNT_OF(mcp)];
+    for (size_t i = 0; i < COUNT_OF(mcp); i++) {
+        /* The JSON-RPC profile: a too-long line carries nothing. */
+        plain[i] = mcp[i].kind == JSONRPC_KIND_TOO_LONG
+                       ? (HeadItem){JSONRPC_KIND_TOO_LONG, mcp[i].len, NULL, NULL, 0, 0, NULL, 0, NULL, NULL}
+                       : mcp[i];
+    }
+    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
+        read_heads("too-long lines' first bytes (reader, mcp)", &stream, chunk, HEAD_LIMIT, JSONRPC_PROFILE_MCP,
+                   mcp, COUNT_OF(mcp));
+    }
+    read_heads("too-long lines' first bytes (reader, mcp)", &stream, stream.len, HEAD_LIMIT, JSONRPC_PROFILE_MCP,
+               mcp, COUNT_OF(mcp));
+    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk += 3) {
+        read_heads("too-long lines (reader, jsonrpc)", &stream, chunk, HEAD_LIMIT, JSONRPC_PROFILE_JSONRPC, plain,
+                   COUNT_OF(plain));
+    }
+    buf_free(&stream);
+
+    /* "As many as the limit": the request's method is readable when the
+     * `,` after it is the last of the first max_line bytes, and not when
+     * it is the first byte past them. */
+    ByteBuf one = {0};
+    size_t len = append_long_request(&one, 100);
+    const size_t readable = strlen(LONG_REQUEST_HEAD);
+    HeadItem cut = request;
+    cut.len = len;
+    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
+        read_heads("a head that ends with the method's comma", &one, chunk, readable, JSONRPC_PROFILE_MCP, &cut, 1);
+        read_heads("a head that ends before the method's comma", &one, chunk, readable - 1, JSONRPC_PROFILE_MCP,
+                   &(HeadItem){JSONRPC_KIND_TOO_LONG, len, NULL, NULL, 0, 0, NULL, 0, NULL, NULL}, 1);
+    }
+    buf_free(&one);
+}
+
+/* SPEC 10.6 (a): a line after a byte order mark is classified as the rest
+ * of the line, its spans counted from the line's first byte (the mark's);
+ * in the JSON-RPC profile it stays a parse error. */
+static void check_reader_byte_order_mark(void) {
+    ByteBuf stream = {0};
+    static const char bom[] = "\xEF\xBB\xBF";
+    static const char request[] = "{\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"initialize\",\"params\":{}}";
+    buf_append(&stream, bom, 3);
+    buf_append(&stream, request, strlen(request));
+    buf_append(&stream, "\n", 1);
+    buf_append(&stream, bom, 3);
+    buf_append(&stream, OK_REQUEST, strlen(OK_REQUEST));
+    ByteBuf first = {0};
+    buf_append(&first, bom, 3);
+    buf_append(&first, request, strlen(request) + 1);
+    ByteBuf second = {0};
+    buf_append(&second, bom, 3);
+    buf_append(&second, OK_REQUEST, strlen(OK_REQUEST) + 1);
+    const size_t id_at = 3 + strlen("{\"jsonrpc\":\"2.0\",\"id\":");
+    const HeadItem mcp[] = {
+        {JSONRPC_KIND_REQUEST, first.len - 1, (const char *)first.data, "\"b\"", JSONRPC_ID_STRING, id_at,
+         "initialize", 3 + strlen("{\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":"), NULL, NULL},
+        {JSONRPC_KIND_REQUEST, second.len - 1, (const char *)second.data, "2", JSONRPC_ID_NUMBER, id_at, "ping",
+         3 + strlen("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":"), NULL, NULL},
+    };
+    const HeadItem plain[] = {
+        {JSONRPC_KIND_PARSE_ERROR, first.len - 1, (const char *)first.data, NULL, 0, 0, NULL, 0, PARSE_ERROR_REPLY,
+         NULL},
+        {JSONRPC_KIND_PARSE_ERROR, second.len - 1, (const char *)second.data, NULL, 0, 0, NULL, 0,
+         PARSE_ERROR_REPLY, NULL},
+    };
+    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
+        read_heads("a byte order mark (reader, mcp)", &stream, chunk, 0, JSONRPC_PROFILE_MCP, mcp, COUNT_OF(mcp));
+        read_heads("a byte order mark (reader, jsonrpc)", &stream, chunk, 0, JSONRPC_PROFILE_JSONRPC, plain,
+                   COUNT_OF(plain));
+    }
+    buf_free(&first);
+    buf_free(&second);
+    buf_free(&stream);
 }
 
 void check_reader_promises(void) {
@@ -321,4 +586,6 @@ void check_reader_promises(void) {
     check_reader_texts();
     check_reader_batch_lifetime();
     check_reader_default_limit();
+    check_reader_too_long_heads();
+    check_reader_byte_order_mark();
 }

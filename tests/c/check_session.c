@@ -22,13 +22,19 @@
 #define NO_REQUEST_ERROR "\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"
 
 /* A line a session gives back: its bytes (NULL for a too-long line), kind,
- * action and the action's text (NULL for none). */
+ * action and the action's text (NULL for none); and, where given, its id's
+ * text and its method (NULL: not checked; ABSENT: absent). */
 typedef struct {
     const char *line;
     uint32_t kind;
     uint32_t action;
     const char *text;
+    const char *id;
+    const char *method;
 } Decided;
+
+/* No JSON value is empty: "" stands for an absent id or method. */
+#define ABSENT ""
 
 enum { MAX_DECIDED = 4, MAX_STEPS = 12 };
 
@@ -62,13 +68,40 @@ typedef struct {
 #define END(...) {STEP_END, NULL, 0, {__VA_ARGS__}}
 #define FEED_NO_LINE(TEXT) {STEP_FEED, TEXT, 0, {{0}}}
 #define END_NO_LINE {STEP_END, NULL, 0, {{0}}}
-#define REFUSED(LINE, ACTION, TEXT) {STEP_REFUSED, LINE, 0, {{LINE, 0, ACTION, TEXT}}}
+#define REFUSED(LINE, ACTION, TEXT) {STEP_REFUSED, LINE, 0, {{LINE, 0, ACTION, TEXT, NULL, NULL}}}
 
 #define REQ_7 "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}"
 #define BAD_RESULT_7 "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}"
 #define REQ_A "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"initialize\",\"params\":{}}"
 #define ERROR_NO_ID "{\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR
 #define ERROR_NULL_ID "{\"jsonrpc\":\"2.0\",\"id\":null," NO_REQUEST_ERROR
+
+/* SPEC 10.6: the replies it adds. */
+#define TOO_LONG_REPLY_FOR(ID)                                                                                  \
+    "{\"jsonrpc\":\"2.0\",\"id\":" ID ",\"error\":{\"code\":-32600,\"message\":\"Invalid Request: the line is " \
+    "longer than this peer reads\"}}"
+#define BATCH_REPLY_FOR(ID)                                                                                    \
+    "{\"jsonrpc\":\"2.0\",\"id\":" ID ",\"error\":{\"code\":-32600,\"message\":\"Invalid Request: MCP has no " \
+    "batches; send each request on its own line\"}}"
+#define DAMAGED_REPLY_FOR(ID) "{\"jsonrpc\":\"2.0\",\"id\":" ID ",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"
+
+/* Lines over a limit of 64 whose first 64 bytes hold a request's id and
+ * method, or a response's id (SPEC 10.6 (d)). */
+#define LONG_LIMIT 64
+#define X50 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define LONG_REQUEST                                                                                            \
+    "{\"jsonrpc\":\"2.0\",\"id\":\"big-1\",\"method\":\"tools/call\",\"params\":{\"arguments\":{\"text\":\"" X50 X50 \
+    "\"}}}"
+#define LONG_RESPONSE_42                                                                                             \
+    "{\"jsonrpc\":\"2.0\",\"id\":42,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"" X50 X50 "\"}]}}"
+#define REQ_42 "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"tools/call\",\"params\":{}}"
+#define BOM "\xEF\xBB\xBF"
+#define BATCH_OF_TWO                                                                                                \
+    "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"              \
+    "initialized\"},{\"jsonrpc\":\"2.0\",\"id\":\"2\",\"method\":\"tools/list\"}]"
+/* Damaged lines (SPEC 10.6 (c)): invalid UTF-8 after the id and method. */
+#define DAMAGED_REQUEST_3 "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"text\":\"a\xFF" "b\"}}"
+#define DAMAGED_RESPONSE_7 "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\"\xFF\"}}"
 
 static const Sequence SEQUENCES[] = {
     {"a response that is no valid MCP, to the request outstanding: its substitute",
@@ -77,17 +110,17 @@ static const Sequence SEQUENCES[] = {
      0,
      {SENT(REQ_7), OUTSTANDING(1),
       FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_SUBSTITUTE,
-                               SUBSTITUTE_FOR("7")}),
+                               SUBSTITUTE_FOR("7"), NULL, NULL}),
       OUTSTANDING(0),
       /* answered now: nobody waits for a second one */
-      FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL})}},
+      FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL})}},
     {"a response that is no valid MCP, with no request outstanding: dropped",
      JSONRPC_ROLE_CLIENT,
      JSONRPC_PROFILE_MCP,
      0,
-     {FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL}),
+     {FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL}),
       SENT("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}"),
-      FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL}),
+      FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL}),
       OUTSTANDING(1)}},
     {"an error without id, one request outstanding: attributed, the id put first",
      JSONRPC_ROLE_CLIENT,
@@ -95,55 +128,55 @@ static const Sequence SEQUENCES[] = {
      0,
      {SENT(REQ_A), OUTSTANDING(1),
       FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
-                              "{\"id\":\"a\",\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR}),
-      OUTSTANDING(0), FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL})}},
+                              "{\"id\":\"a\",\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR, NULL, NULL}),
+      OUTSTANDING(0), FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL})}},
     {"an error with id null, one request outstanding: attributed, the id in place of null",
      JSONRPC_ROLE_CLIENT,
      JSONRPC_PROFILE_MCP,
      0,
      {SENT(REQ_A),
       FEED(ERROR_NULL_ID "\n", {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
-                                "{\"jsonrpc\":\"2.0\",\"id\":\"a\"," NO_REQUEST_ERROR}),
+                                "{\"jsonrpc\":\"2.0\",\"id\":\"a\"," NO_REQUEST_ERROR, NULL, NULL}),
       OUTSTANDING(0), SENT(REQ_7),
       FEED(ERROR_NULL_ID "\n", {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
-                                "{\"jsonrpc\":\"2.0\",\"id\":7," NO_REQUEST_ERROR})}},
+                                "{\"jsonrpc\":\"2.0\",\"id\":7," NO_REQUEST_ERROR, NULL, NULL})}},
     {"an error that names no request, two outstanding: dropped; then one: attributed",
      JSONRPC_ROLE_CLIENT,
      JSONRPC_PROFILE_MCP,
      0,
      {SENT(REQ_A), SENT(REQ_7), OUTSTANDING(2),
       FEED(ERROR_NULL_ID "\n" ERROR_NO_ID "\n",
-           {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL},
-           {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL}),
+           {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL},
+           {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL}),
       OUTSTANDING(2),
       FEED("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n" ERROR_NO_ID "\n",
-           {"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL},
+           {"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL, NULL, NULL},
            {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
-            "{\"id\":\"a\",\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR}),
+            "{\"id\":\"a\",\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR, NULL, NULL}),
       OUTSTANDING(0)}},
     {"an error that names no request, none outstanding: dropped",
      JSONRPC_ROLE_CLIENT,
      JSONRPC_PROFILE_MCP,
      0,
-     {FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL})}},
+     {FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL})}},
     {"the handshake rule in role server too (a server's own requests)",
      JSONRPC_ROLE_SERVER,
      JSONRPC_PROFILE_MCP,
      0,
      {SENT("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"roots/list\"}"),
       FEED(ERROR_NULL_ID "\n", {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
-                                "{\"jsonrpc\":\"2.0\",\"id\":\"s1\"," NO_REQUEST_ERROR})}},
+                                "{\"jsonrpc\":\"2.0\",\"id\":\"s1\"," NO_REQUEST_ERROR, NULL, NULL})}},
     {"an error with id null that is no valid MCP, one outstanding: that request's substitute",
      JSONRPC_ROLE_CLIENT,
      JSONRPC_PROFILE_MCP,
      0,
      {FEED("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}\n",
            {"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}",
-            JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL}),
+            JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL}),
       SENT(REQ_A),
       FEED("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}\n",
            {"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":\"x\",\"message\":\"m\"}}",
-            JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("\"a\"")}),
+            JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("\"a\""), NULL, NULL}),
       OUTSTANDING(0)}},
     {"ids compare as values: \"\\u0061\" sent, \"a\" answered",
      JSONRPC_ROLE_CLIENT,
@@ -152,7 +185,7 @@ static const Sequence SEQUENCES[] = {
      {SENT("{\"jsonrpc\":\"2.0\",\"id\":\"\\u0061\",\"method\":\"ping\"}"),
       FEED("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":7}\n",
            {"{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":7}", JSONRPC_KIND_INVALID_RESPONSE,
-            JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("\"a\"")}),
+            JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("\"a\""), NULL, NULL}),
       OUTSTANDING(0)}},
     {"outstanding until answered, even when cancelled; only requests count",
      JSONRPC_ROLE_CLIENT,
@@ -163,7 +196,7 @@ static const Sequence SEQUENCES[] = {
       SENT("{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}"), SENT("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"x\"}"),
       SENT("not json"), SENT(""), OUTSTANDING(1),
       FEED("{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\n",
-           {"{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL}),
+           {"{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL, NULL, NULL}),
       OUTSTANDING(0)}},
     {"the end of the stream: its last line decided, the outstanding requests kept",
      JSONRPC_ROLE_CLIENT,
@@ -172,50 +205,50 @@ static const Sequence SEQUENCES[] = {
      {SENT("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"a\"}"), SENT("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"b\"}"),
       FEED_NO_LINE("{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":[]}"),
       END({"{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":[]}", JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_SUBSTITUTE,
-           SUBSTITUTE_FOR("3")}),
+           SUBSTITUTE_FOR("3"), NULL, NULL}),
       END_NO_LINE, OUTSTANDING(1),
       FEED(ERROR_NO_ID "\n", {ERROR_NO_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE,
-                              "{\"id\":4,\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR})}},
+                              "{\"id\":4,\"jsonrpc\":\"2.0\"," NO_REQUEST_ERROR, NULL, NULL})}},
     {"role server: messages forwarded, the unreadable answered, the rest dropped",
      JSONRPC_ROLE_SERVER,
      JSONRPC_PROFILE_MCP,
      0,
      {FEED("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nnot json\n{}\n\n",
-           {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", JSONRPC_KIND_REQUEST, JSONRPC_ACTION_FORWARD, NULL},
-           {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_ANSWER, PARSE_ERROR_TEXT},
-           {"{}", JSONRPC_KIND_NOT_JSONRPC, JSONRPC_ACTION_DROP, NULL},
-           {"", JSONRPC_KIND_EMPTY, JSONRPC_ACTION_DROP, NULL}),
+           {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", JSONRPC_KIND_REQUEST, JSONRPC_ACTION_FORWARD, NULL, NULL, NULL},
+           {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_ANSWER, PARSE_ERROR_TEXT, NULL, NULL},
+           {"{}", JSONRPC_KIND_NOT_JSONRPC, JSONRPC_ACTION_DROP, NULL, NULL, NULL},
+           {"", JSONRPC_KIND_EMPTY, JSONRPC_ACTION_DROP, NULL, NULL, NULL}),
       FEED("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n",
            {"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", JSONRPC_KIND_INVALID_REQUEST,
             JSONRPC_ACTION_ANSWER,
             "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: an MCP id must "
-            "be a string or an integer, not a number with a fraction or an exponent\"}}"},
-           {"{\"jsonrpc\":\"2.0\",\"method\":\"n\"}", JSONRPC_KIND_NOTIFICATION, JSONRPC_ACTION_FORWARD, NULL})}},
+            "be a string or an integer, not a number with a fraction or an exponent\"}}", NULL, NULL},
+           {"{\"jsonrpc\":\"2.0\",\"method\":\"n\"}", JSONRPC_KIND_NOTIFICATION, JSONRPC_ACTION_FORWARD, NULL, NULL, NULL})}},
     {"role client: what is no message diverted, a broken request answered",
      JSONRPC_ROLE_CLIENT,
      JSONRPC_PROFILE_MCP,
      0,
      {FEED("not json\n{}\n\n{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":7}\n",
-           {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL},
-           {"{}", JSONRPC_KIND_NOT_JSONRPC, JSONRPC_ACTION_DIVERT, NULL},
-           {"", JSONRPC_KIND_EMPTY, JSONRPC_ACTION_DIVERT, NULL},
+           {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL, NULL, NULL},
+           {"{}", JSONRPC_KIND_NOT_JSONRPC, JSONRPC_ACTION_DIVERT, NULL, NULL, NULL},
+           {"", JSONRPC_KIND_EMPTY, JSONRPC_ACTION_DIVERT, NULL, NULL, NULL},
            {"{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":7}", JSONRPC_KIND_INVALID_REQUEST, JSONRPC_ACTION_ANSWER,
             "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"error\":{\"code\":-32600,\"message\":\"Invalid Request: the method "
-            "must be a string, not a number\"}}"})}},
+            "must be a string, not a number\"}}", NULL, NULL})}},
     {"too-long lines are dropped (role server)",
      JSONRPC_ROLE_SERVER,
      JSONRPC_PROFILE_MCP,
      8,
      {FEED("{\"jsonrpc\":\"2.0\"}\nx\n0123456789",
-           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL},
-           {"x", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_ANSWER, PARSE_ERROR_TEXT}),
-      END({NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL})}},
+           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL, NULL, NULL},
+           {"x", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_ANSWER, PARSE_ERROR_TEXT, NULL, NULL}),
+      END({NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL, NULL, NULL})}},
     {"too-long lines are dropped (role client)",
      JSONRPC_ROLE_CLIENT,
      JSONRPC_PROFILE_JSONRPC,
      8,
-     {FEED("{\"jsonrpc\":\"2.0\"}\nx\n", {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL},
-           {"x", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL})}},
+     {FEED("{\"jsonrpc\":\"2.0\"}\nx\n", {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL, NULL, NULL},
+           {"x", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL, NULL, NULL})}},
     {"refused by the SDK's decoder (role server)",
      JSONRPC_ROLE_SERVER,
      JSONRPC_PROFILE_MCP,
@@ -242,9 +275,124 @@ static const Sequence SEQUENCES[] = {
      0,
      {SENT(REQ_7), OUTSTANDING(0),
       FEED(BAD_RESULT_7 "\n" ERROR_NULL_ID "\n",
-           {BAD_RESULT_7, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL},
-           {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL}),
-      FEED("not json\n", {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL})}},
+           {BAD_RESULT_7, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL, NULL, NULL},
+           {ERROR_NULL_ID, JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD, NULL, NULL, NULL}),
+      FEED("not json\n", {"not json", JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL, NULL, NULL})}},
+    /* SPEC 10.6 (d): a line too long to read, whose first bytes hold a
+     * request's id and method, or a response's id. */
+    {"a too-long request is answered by its id (role server), at its LF and at the end",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     LONG_LIMIT,
+     {FEED(LONG_REQUEST "\n" REQ_7 "\n",
+           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_ANSWER, TOO_LONG_REPLY_FOR("\"big-1\""), "\"big-1\"",
+            "tools/call"},
+           {REQ_7, JSONRPC_KIND_REQUEST, JSONRPC_ACTION_FORWARD, NULL, "7", "tools/list"}),
+      FEED_NO_LINE(LONG_REQUEST),
+      END({NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_ANSWER, TOO_LONG_REPLY_FOR("\"big-1\""), "\"big-1\"",
+           "tools/call"}),
+      OUTSTANDING(0)}},
+    {"a too-long request in role client: dropped",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     LONG_LIMIT,
+     {FEED(LONG_REQUEST "\n",
+           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL, "\"big-1\"", "tools/call"})}},
+    {"a too-long response: substituted while its id is outstanding, else dropped",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     LONG_LIMIT,
+     {FEED(LONG_RESPONSE_42 "\n", {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL, "42", ABSENT}),
+      SENT(REQ_42), OUTSTANDING(1),
+      FEED(LONG_RESPONSE_42 "\n",
+           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("42"), "42", ABSENT}),
+      OUTSTANDING(0),
+      FEED(LONG_RESPONSE_42 "\n", {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL, "42", ABSENT}),
+      SENT(REQ_42), FEED_NO_LINE(LONG_RESPONSE_42),
+      END({NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("42"), "42", ABSENT}),
+      OUTSTANDING(0)}},
+    {"a too-long response to a server's own request: substituted (role server)",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     LONG_LIMIT,
+     {SENT("{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"sampling/createMessage\",\"params\":{}}"),
+      FEED(LONG_RESPONSE_42 "\n",
+           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("42"), "42", ABSENT}),
+      OUTSTANDING(0)}},
+    {"the JSON-RPC profile reads no first bytes: too-long lines dropped, carrying nothing",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_JSONRPC,
+     LONG_LIMIT,
+     {FEED(LONG_REQUEST "\n" LONG_RESPONSE_42 "\n",
+           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL, ABSENT, ABSENT},
+           {NULL, JSONRPC_KIND_TOO_LONG, JSONRPC_ACTION_DROP, NULL, ABSENT, ABSENT})}},
+    /* SPEC 10.6 (a): a byte order mark. */
+    {"a byte order mark: the message forwarded in its normal form, without the mark (role server)",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED(BOM REQ_A "\n" BOM REQ_7 " \r\n",
+           {BOM REQ_A, JSONRPC_KIND_REQUEST, JSONRPC_ACTION_FORWARD, REQ_A, "\"a\"", "initialize"},
+           {BOM REQ_7 " \r", JSONRPC_KIND_REQUEST, JSONRPC_ACTION_FORWARD, REQ_7, "7", "tools/list"}),
+      FEED(BOM "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
+           {BOM "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", JSONRPC_KIND_NOTIFICATION,
+            JSONRPC_ACTION_FORWARD, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", ABSENT,
+            "notifications/initialized"})}},
+    {"a byte order mark before a response to the request outstanding (role client)",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {SENT(REQ_7), OUTSTANDING(1),
+      FEED(BOM "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n",
+           {BOM "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_FORWARD,
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}", "7", ABSENT}),
+      OUTSTANDING(0)}},
+    {"a byte order mark in the JSON-RPC profile: a parse error, as before",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_JSONRPC,
+     0,
+     {FEED(BOM REQ_7 "\n", {BOM REQ_7, JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_ANSWER, PARSE_ERROR_TEXT, ABSENT,
+                            ABSENT})}},
+    /* SPEC 10.6 (b): a batch. */
+    {"a batch: each request answered, one reply a line, in the batch's order (role server)",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED(BATCH_OF_TWO "\n[{\"jsonrpc\":\"2.0\",\"method\":\"n\"}]\n",
+           {BATCH_OF_TWO, JSONRPC_KIND_BATCH, JSONRPC_ACTION_ANSWER,
+            BATCH_REPLY_FOR("1") "\n" BATCH_REPLY_FOR("\"2\""), NULL, NULL},
+           {"[{\"jsonrpc\":\"2.0\",\"method\":\"n\"}]", JSONRPC_KIND_BATCH, JSONRPC_ACTION_ANSWER,
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: this server "
+            "doesn't accept batches\"}}", NULL, NULL})}},
+    {"a batch in role client: diverted, no reply",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED(BATCH_OF_TWO "\n", {BATCH_OF_TWO, JSONRPC_KIND_BATCH, JSONRPC_ACTION_DIVERT, NULL, NULL, NULL})}},
+    /* SPEC 10.6 (c): a damaged line. */
+    {"a damaged request answered by its id; a damaged response dropped, or substituted (role server)",
+     JSONRPC_ROLE_SERVER,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED(DAMAGED_REQUEST_3 "\n", {DAMAGED_REQUEST_3, JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_ANSWER,
+                                    DAMAGED_REPLY_FOR("3"), "3", "tools/call"}),
+      FEED(DAMAGED_RESPONSE_7 "\n", {DAMAGED_RESPONSE_7, JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DROP, NULL, "7",
+                                     ABSENT}),
+      SENT("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"roots/list\"}"),
+      FEED(DAMAGED_RESPONSE_7 "\n", {DAMAGED_RESPONSE_7, JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_SUBSTITUTE,
+                                     SUBSTITUTE_FOR("7"), "7", ABSENT})}},
+    {"a damaged response: substituted while its id is outstanding, else diverted (role client)",
+     JSONRPC_ROLE_CLIENT,
+     JSONRPC_PROFILE_MCP,
+     0,
+     {FEED(DAMAGED_REQUEST_3 "\n", {DAMAGED_REQUEST_3, JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL, "3",
+                                    "tools/call"}),
+      FEED(DAMAGED_RESPONSE_7 "\n",
+           {DAMAGED_RESPONSE_7, JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_DIVERT, NULL, "7", ABSENT}),
+      SENT(REQ_7), OUTSTANDING(1),
+      FEED(DAMAGED_RESPONSE_7 "\n", {DAMAGED_RESPONSE_7, JSONRPC_KIND_PARSE_ERROR, JSONRPC_ACTION_SUBSTITUTE,
+                                     SUBSTITUTE_FOR("7"), "7", ABSENT}),
+      OUTSTANDING(0)}},
 };
 
 /* A session's line, copied out of its batch. */
@@ -255,6 +403,8 @@ typedef struct {
     uint32_t action;
     bool has_text;
     ByteBuf text;
+    bool has_id, has_method;
+    ByteBuf id, method;
 } GotLine;
 
 static void take_lines(const JsonRpcBatch *batch, GotLine *got, size_t *count) {
@@ -274,6 +424,15 @@ static void take_lines(const JsonRpcBatch *batch, GotLine *got, size_t *count) {
         line->has_text = item->action_text.ptr != NULL;
         if (line->has_text) {
             buf_append(&line->text, item->action_text.ptr, item->action_text.len);
+        }
+        const JsonRpcClassification *c = &item->classification;
+        line->has_id = c->id.ptr != NULL;
+        if (line->has_id) {
+            buf_append(&line->id, c->id.ptr, c->id.len);
+        }
+        line->has_method = c->method.ptr != NULL;
+        if (line->has_method) {
+            buf_append(&line->method, c->method.ptr, c->method.len);
         }
     }
 }
@@ -300,6 +459,22 @@ static void check_decided(const GotLine *got, size_t count, const Decided want[M
         }
         Text text = w->text != NULL ? (Text){TEXT_EXACT, w->text, strlen(w->text)} : (Text){TEXT_ABSENT, NULL, 0};
         check_bytes("action_text", (JsonRpcStr){g->has_text ? (const char *)g->text.data : NULL, g->text.len}, text);
+        const struct {
+            const char *what;
+            const char *want;
+            bool has;
+            const ByteBuf *got;
+        } strings[] = {{"id", w->id, g->has_id, &g->id}, {"method", w->method, g->has_method, &g->method}};
+        for (size_t s = 0; s < COUNT_OF(strings); s++) {
+            const char *want = strings[s].want;
+            if (want == NULL) {
+                continue; /* not checked */
+            }
+            Text expected = want[0] != '\0' ? (Text){TEXT_EXACT, want, strlen(want)} : (Text){TEXT_ABSENT, NULL, 0};
+            const char *ptr = strings[s].has ? (strings[s].got->data != NULL ? (const char *)strings[s].got->data : "")
+                                             : NULL;
+            check_bytes(strings[s].what, (JsonRpcStr){ptr, strings[s].got->len}, expected);
+        }
     }
 }
 
@@ -362,17 +537,25 @@ static void run_step(JsonRpcSession *session, const Sequence *sequence, const St
         for (size_t i = 0; i < MAX_DECIDED; i++) {
             buf_free(&got[i].line);
             buf_free(&got[i].text);
+            buf_free(&got[i].id);
+            buf_free(&got[i].method);
         }
         return;
     }
     }
 }
 
+/* Every sequence is fed whole (c == 0) and at every chunk size from 1 to
+ * MAX_CHUNK, so that each of its lines is cut at every place. */
+static size_t chunk_size(size_t c) {
+    return c == 0 ? SIZE_MAX : c;
+}
+
 static void check_sequences(void) {
-    static const size_t CHUNKS[] = {SIZE_MAX, 1, 7};
     for (size_t i = 0; i < COUNT_OF(SEQUENCES); i++) {
         const Sequence *sequence = &SEQUENCES[i];
-        for (size_t c = 0; c < COUNT_OF(CHUNKS); c++) {
+        for (size_t c = 0; c <= MAX_CHUNK; c++) {
+            const size_t chunk = chunk_size(c);
             set_context("session sequence \"%s\"", sequence->name);
             JsonRpcSession *session = jsonrpc_session_new(sequence->role, sequence->profile, sequence->max_line);
             if (!check(session != NULL, "jsonrpc_session_new gave NULL")) {
@@ -381,8 +564,8 @@ static void check_sequences(void) {
             uint64_t number = 0;
             for (size_t s = 0; s < MAX_STEPS && sequence->steps[s].type != STEP_NONE; s++) {
                 set_context("session sequence \"%s\" (%s, %s, chunks of %zu), step %zu", sequence->name,
-                            jsonrpc_role_name(sequence->role), PROFILE_NAMES[sequence->profile], CHUNKS[c], s + 1);
-                run_step(session, sequence, &sequence->steps[s], CHUNKS[c], &number);
+                            jsonrpc_role_name(sequence->role), PROFILE_NAMES[sequence->profile], chunk, s + 1);
+                run_step(session, sequence, &sequence->steps[s], chunk, &number);
             }
             jsonrpc_session_free(session);
         }

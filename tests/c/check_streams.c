@@ -33,23 +33,37 @@ static bool span_is_zero(JsonRpcSpan span) {
     return span.offset == 0 && span.len == 0;
 }
 
-/* A TOO_LONG item carries its number, its length, an offset of 0, and
+/* A TOO_LONG item carries its number, its length, an offset of 0, no bytes
+ * and no reason; in the MCP profile, where its first bytes hold a damaged
+ * request or response (SPEC 10.6 (d)), also the readable id (its kind, its
+ * span: a position in the line, whose bytes are not held) and, for a
+ * request, the method and the reply_server, for a response the substitute;
  * nothing else (but, from a session, its action). */
 void check_too_long_fields(const JsonRpcLine *item) {
     const JsonRpcClassification *c = &item->classification;
-    JsonRpcSpan spans[SPAN_COUNT];
-    spans_of(c, spans);
-    bool spans_zero = true;
-    for (size_t i = 0; i < SPAN_COUNT; i++) {
-        spans_zero = spans_zero && span_is_zero(spans[i]);
-    }
     check(item->offset == 0, "a too_long item at offset %zu", item->offset);
-    check(c->id_kind == JSONRPC_ID_ABSENT && !c->jsonrpc_2_0 && !c->has_result && !c->has_error &&
-              !c->names_no_request && spans_zero && c->storage == NULL,
+    check(!c->jsonrpc_2_0 && !c->has_result && !c->has_error && !c->names_no_request &&
+              span_is_zero(c->params_span) && span_is_zero(c->result_span) && span_is_zero(c->error_span) &&
+              c->storage == NULL,
           "a too_long item carries fields");
-    check(c->id.ptr == NULL && c->method.ptr == NULL && c->reason.ptr == NULL && c->reply_server.ptr == NULL &&
-              c->reply_client.ptr == NULL && c->substitute.ptr == NULL,
-          "a too_long item has strings or owes a reply");
+    check(c->reason.ptr == NULL && c->reply_client.ptr == NULL, "a too_long item has a reason or a client reply");
+    if (c->id.ptr == NULL) {
+        check(c->id_kind == JSONRPC_ID_ABSENT && span_is_zero(c->id_span) && span_is_zero(c->method_span) &&
+                  c->method.ptr == NULL && c->reply_server.ptr == NULL && c->substitute.ptr == NULL,
+              "a too_long item without an id has fields, strings or a reply");
+        return;
+    }
+    /* What its first bytes hold: an MCP id, then a request's method and
+     * reply, or a response's substitute, never both. */
+    check(c->id_kind == JSONRPC_ID_STRING || c->id_kind == JSONRPC_ID_NUMBER,
+          "a too_long item's id is of kind %s, no MCP id", name_of(ID_KINDS, c->id_kind));
+    check(c->id_span.len == c->id.len && c->id_span.offset > 0 && c->id_span.offset + c->id_span.len <= item->len,
+          "a too_long item's id_span (%zu,%zu) is not its id's place in the line", c->id_span.offset,
+          c->id_span.len);
+    bool request = c->method.ptr != NULL;
+    check(request == (c->method_span.len > 0) && request == (c->reply_server.ptr != NULL) &&
+              request == (c->substitute.ptr == NULL),
+          "a too_long item is neither a request (method, its span, reply_server) nor a response (substitute)");
 }
 
 static bool action_has_text(uint32_t action) {
@@ -129,7 +143,8 @@ static bool check_action_fields(const JsonRpcLine *item, size_t i, uint32_t role
  * numbered on from `*number`; a complete line inside `bytes`, followed there
  * by its LF (but the last line of a stream, from the end, may have none),
  * after the one before it, and `bytes` ending with the last one; TOO_LONG
- * items empty; every string in `texts`, back to back in field order, each
+ * items without bytes (check_too_long_fields); every string (a TOO_LONG
+ * item's too) in `texts`, back to back in field order, each
  * followed by its NUL, and nothing else there; each item's action as
  * check_action_fields says (`role` 0 for a plain reader's batch). False
  * when the items cannot be looked at further. */
@@ -150,25 +165,31 @@ bool check_batch(const JsonRpcBatch *batch, uint64_t *number, bool at_end, uint3
         ok = check_action_fields(item, i, role, batch) && ok;
         if (c->kind == JSONRPC_KIND_TOO_LONG) {
             check_too_long_fields(item);
-            check(role == 0 || (item->action == JSONRPC_ACTION_DROP && item->action_text.ptr == NULL),
-                  "a session's too_long item %zu is not dropped (%s)", i, name_of(ACTIONS, item->action));
-            continue;
-        }
-        ok = ok && check(c->kind != JSONRPC_KIND_NONE, "item %zu has kind none", i) &&
-             check(c->storage == NULL, "item %zu owns memory", i) &&
-             check(item->offset >= bytes_end && item->offset <= batch->bytes_len &&
-                       item->len <= batch->bytes_len - item->offset,
-                   "item %zu at %zu (len %zu) is not after the last or not inside the %zu bytes", i, item->offset,
-                   item->len, batch->bytes_len);
-        if (!ok) {
-            break;
-        }
-        bytes_end = item->offset + item->len;
-        if (bytes_end < batch->bytes_len) {
-            ok = check(batch->bytes[bytes_end] == '\n', "item %zu is not followed by its LF", i);
-            bytes_end++;
+            /* Dropped, but a too-long request answered (role server) or a
+             * too-long response substituted (SPEC 10.6 (d));
+             * check_action_fields holds the text to the item's own. */
+            uint32_t action = item->action;
+            check(role == 0 || action == JSONRPC_ACTION_DROP ||
+                      (action == JSONRPC_ACTION_ANSWER && role == JSONRPC_ROLE_SERVER && c->reply_server.ptr != NULL) ||
+                      (action == JSONRPC_ACTION_SUBSTITUTE && c->substitute.ptr != NULL),
+                  "a session's too_long item %zu is %s", i, name_of(ACTIONS, action));
         } else {
-            ok = check(at_end && i + 1 == batch->count, "item %zu has no LF", i);
+            ok = ok && check(c->kind != JSONRPC_KIND_NONE, "item %zu has kind none", i) &&
+                 check(c->storage == NULL, "item %zu owns memory", i) &&
+                 check(item->offset >= bytes_end && item->offset <= batch->bytes_len &&
+                           item->len <= batch->bytes_len - item->offset,
+                       "item %zu at %zu (len %zu) is not after the last or not inside the %zu bytes", i,
+                       item->offset, item->len, batch->bytes_len);
+            if (!ok) {
+                break;
+            }
+            bytes_end = item->offset + item->len;
+            if (bytes_end < batch->bytes_len) {
+                ok = check(batch->bytes[bytes_end] == '\n', "item %zu is not followed by its LF", i);
+                bytes_end++;
+            } else {
+                ok = check(at_end && i + 1 == batch->count, "item %zu has no LF", i);
+            }
         }
         const JsonRpcStr *strings[STRING_COUNT];
         strings_of(c, strings);
@@ -264,7 +285,8 @@ static size_t feed_stream(const Feed *feed) {
 /* What a session does with a line of the vectors when no request is
  * outstanding (SPEC §8's tables; in the MCP profile §9's handshake rule
  * and §10.4: an error that names no request, and an invalid_response, with
- * nothing to give them to, are dropped). */
+ * nothing to give them to, are dropped; §10.8 (a): a server reads no
+ * response nobody waits for). */
 static uint32_t expected_action(const EnvelopeVector *vector, uint32_t role) {
     bool server = role == JSONRPC_ROLE_SERVER;
     switch (vector->kind) {
@@ -272,7 +294,7 @@ static uint32_t expected_action(const EnvelopeVector *vector, uint32_t role) {
     case JSONRPC_KIND_NOTIFICATION:
         return JSONRPC_ACTION_FORWARD;
     case JSONRPC_KIND_RESPONSE:
-        if (vector->profile == JSONRPC_PROFILE_MCP && vector->flags[FLAG_NAMES_NO_REQUEST]) {
+        if (vector->profile == JSONRPC_PROFILE_MCP && (vector->flags[FLAG_NAMES_NO_REQUEST] || server)) {
             return JSONRPC_ACTION_DROP;
         }
         return JSONRPC_ACTION_FORWARD;
@@ -281,6 +303,12 @@ static uint32_t expected_action(const EnvelopeVector *vector, uint32_t role) {
     case JSONRPC_KIND_INVALID_REQUEST:
         return JSONRPC_ACTION_ANSWER;
     case JSONRPC_KIND_PARSE_ERROR:
+        if (vector->substitute.mode != TEXT_ABSENT) {
+            /* A damaged response (SPEC 10.6 (c)): never answered, and with
+             * no request outstanding, not substituted either. */
+            return server ? JSONRPC_ACTION_DROP : JSONRPC_ACTION_DIVERT;
+        }
+        return server ? JSONRPC_ACTION_ANSWER : JSONRPC_ACTION_DIVERT;
     case JSONRPC_KIND_BATCH:
     case JSONRPC_KIND_NOT_OBJECT:
         return server ? JSONRPC_ACTION_ANSWER : JSONRPC_ACTION_DIVERT;

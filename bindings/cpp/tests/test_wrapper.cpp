@@ -345,6 +345,15 @@ TEST(Limits, TheDefaultLineLimitIsTheHeaders16MiB) {
   EXPECT_EQ(jsonrpc::default_max_line(), std::size_t{16} << 20);
 }
 
+// Each profile's default is the library's (the MCP profile's is read from
+// it, never restated here); a value that is no profile has none.
+TEST(Limits, EachProfilesDefaultLineLimitIsTheLibrarys) {
+  EXPECT_EQ(jsonrpc::default_max_line(Profile::jsonrpc), jsonrpc::default_max_line());
+  EXPECT_EQ(jsonrpc::default_max_line(Profile::mcp), jsonrpc_profile_max_line(JSONRPC_PROFILE_MCP));
+  EXPECT_GT(jsonrpc::default_max_line(Profile::mcp), 0u);
+  EXPECT_EQ(jsonrpc::default_max_line(static_cast<Profile>(0)), 0u);
+}
+
 TEST(Version, AbiMatchesTheHeader) {
   EXPECT_TRUE(jsonrpc::abi_compatible());
   EXPECT_EQ(jsonrpc::abi_version(), static_cast<std::uint32_t>(JSONRPC_ABI_VERSION));
@@ -891,6 +900,54 @@ TEST(Session, WhatIsNoMessageIsAnsweredInRoleServerAndDivertedInRoleClient) {
   EXPECT_EQ(c[2].action, "diverted");
 }
 
+// SPEC §10.6 through the wrapper: a request whose id is in the line is
+// answered by it (role server), a response whose id is outstanding is
+// substituted, and a line after a byte order mark is forwarded in its
+// normal form, without the mark. Texts written by hand from SPEC.md.
+TEST(Session, EveryRequestWhoseIdIsInTheLineIsAnswered) {
+  const std::string batch_note = "Invalid Request: MCP has no batches; send each request on its own line";
+  const std::string batch = R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"2","method":"x"}])";
+  const std::string damaged = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"t\":\"\xff\"}}";
+  const std::string too_long =
+      R"({"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"t":")" + std::string(300, 'x') + R"("}})";
+  const std::string long_response =
+      R"({"jsonrpc":"2.0","id":42,"result":{"content":[{"text":")" + std::string(300, 'y') + R"("}]}})";
+  const std::string bom_request = "\xEF\xBB\xBF" R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})";
+  const std::string stream = bom_request + "\n" + batch + "\n" + damaged + "\n" + too_long + "\n" + long_response;
+  for (std::size_t chunk = 1; chunk <= kMaxChunk; ++chunk) {
+    SCOPED_TRACE("chunks of " + std::to_string(chunk));
+    jsonrpc::Session server(Role::server, Profile::mcp, 200);
+    ASSERT_EQ(server.sent(R"({"jsonrpc":"2.0","id":42,"method":"sampling/createMessage","params":{}})"), Status::ok);
+    std::vector<Snapshot> items = read_with(server, stream, chunk);
+    ASSERT_EQ(items.size(), 5u);
+    EXPECT_EQ(items[0].kind, "request");
+    EXPECT_EQ(items[0].action, "forwarded");
+    EXPECT_EQ(items[0].action_text, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})");
+    EXPECT_EQ(items[1].kind, "batch");
+    EXPECT_EQ(items[1].action, "answered");
+    EXPECT_EQ(items[1].action_text,
+              R"({"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":")" + batch_note + "\"}}\n" +
+                  R"({"jsonrpc":"2.0","id":"2","error":{"code":-32600,"message":")" + batch_note + "\"}}");
+    EXPECT_EQ(items[2].kind, "parse_error");
+    EXPECT_EQ(items[2].id, "3");
+    EXPECT_EQ(items[2].method, "tools/call");
+    EXPECT_EQ(items[2].action_text, R"({"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"Parse error"}})");
+    EXPECT_TRUE(items[3].too_long);
+    EXPECT_EQ(items[3].id, "\"big\"");
+    EXPECT_EQ(items[3].method, "tools/call");
+    EXPECT_EQ(items[3].action, "answered");
+    EXPECT_EQ(items[3].action_text,
+              R"({"jsonrpc":"2.0","id":"big","error":{"code":-32600,"message":"Invalid Request: the line is longer than this peer reads"}})");
+    EXPECT_TRUE(items[4].too_long);
+    EXPECT_EQ(items[4].id, "42");
+    EXPECT_FALSE(items[4].method.has_value());
+    EXPECT_EQ(items[4].action, "substituted");
+    EXPECT_EQ(items[4].action_text, substitute_for("42"));
+    EXPECT_EQ(items[4].substitute, substitute_for("42"));
+    EXPECT_EQ(server.outstanding(), 0u);
+  }
+}
+
 TEST(Session, TooLongLinesAreDropped) {
   for (Role role : {Role::server, Role::client}) {
     jsonrpc::Session session(role, Profile::mcp, 8);
@@ -998,11 +1055,15 @@ TEST(Session, AnEmptySessionRefusesEveryCall) {
 
 // What a session does with a vector line, nothing being outstanding: SPEC
 // §8's tables; in the MCP profile (§9, §10.4) an error that names no
-// request and an invalid_response have nobody to go to, and are dropped.
+// request and an invalid_response have nobody to go to, and are dropped; a
+// damaged response (§10.6 (c), a parse error with a substitute) is never
+// answered, so dropped or diverted.
 std::string expected_action(const flat::EnvelopeVector& v, Role role) {
   const bool server = role == Role::server;
+  if (v.kind == "parse_error" && v.substitute) return server ? "dropped" : "diverted";
   if (v.kind == "request" || v.kind == "notification") return "forwarded";
-  if (v.kind == "response") return v.profile == Profile::mcp && v.flags[3] ? "dropped" : "forwarded";
+  // SPEC §10.8 (a): in the MCP profile a server reads no response nobody waits for.
+  if (v.kind == "response") return v.profile == Profile::mcp && (v.flags[3] || server) ? "dropped" : "forwarded";
   if (v.kind == "invalid_response") return "dropped";
   if (v.kind == "invalid_request") return "answered";
   if (v.kind == "parse_error" || v.kind == "batch" || v.kind == "not_object") return server ? "answered" : "diverted";

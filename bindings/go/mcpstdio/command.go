@@ -29,9 +29,13 @@ type CommandTransport struct {
 	TerminateDuration time.Duration
 
 	// MaxLineLength bounds the bytes of one line of the command's stdout
-	// (LF excluded), as StdioTransport's: 0 is the library's default (16
-	// MiB), negative disables the cap. A longer line is skipped, with a
-	// log record. (The SDK's CommandTransport has the default, fixed.)
+	// (LF excluded), as StdioTransport's: 0 is the library's default for
+	// the MCP profile (envelope.ProfileMCP.DefaultMaxLine()), negative
+	// disables the cap. A longer line is
+	// skipped, with a log record; when it is a response to a request
+	// outstanding whose id its first bytes hold, its substitute reaches
+	// the SDK in its place (SPEC §10.6 (d)). (The SDK's CommandTransport
+	// has its default, fixed.)
 	MaxLineLength int
 
 	// Logger receives a record for each line that does not reach the

@@ -273,10 +273,17 @@ func (c *conn) record(ln *envelope.Line, msg string) {
 
 // writeLine tells the session of data, then writes it and its LF in one
 // Write, never inside another line. The session learns of a request
-// before it leaves, so that its answer always finds it outstanding.
+// before it leaves, so that its answer always finds it outstanding. An
+// answer of several lines (an MCP batch's, SPEC §10.6 (b)) is told line by
+// line, and written whole.
 func (c *conn) writeLine(data []byte) error {
+	var err error
 	c.mu.Lock()
-	err := c.session.Sent(data)
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		if err = c.session.Sent(line); err != nil {
+			break
+		}
+	}
 	c.mu.Unlock()
 	if err != nil && !errors.Is(err, envelope.ErrSessionClosed) {
 		return err

@@ -21,18 +21,23 @@
 //   - StdioTransport reads stdin as role server: a line owed a reply (not
 //     JSON, a batch, a bare value, a request MCP refuses, such as one with
 //     "id": null or "jsonrpc": "1.0") is answered at once with the
-//     library's reply and never reaches the SDK; an empty line, a JSON
-//     object that is not JSON-RPC and a line over the limit are dropped
-//     with a log record (the SDK's own transport ends the session on most
-//     of them).
+//     library's reply and never reaches the SDK: a batch's requests each
+//     with their own id, one line each, a damaged request or one too long
+//     to read with the id its readable part holds (SPEC §10.6); an empty
+//     line, a JSON object that is not JSON-RPC, a response nobody waits for
+//     (SPEC §10.8) and a line over the limit that holds no request's id are
+//     dropped with a log record (the SDK's own transport ends the session
+//     on most of them). A line after a
+//     byte order mark reaches the SDK without the mark.
 //   - CommandTransport reads the server's stdout as role client: a broken
 //     request is answered with the library's client reply; a banner, a log
 //     line, fmt.Println output and the like are diverted to the log and
 //     never reach the SDK (the SDK's own transport ends the session at the
 //     first one).
-//   - Both: a response MCP refuses is replaced by its substitute, an error
-//     that fails the request it answers at once, while that request is
-//     outstanding, and dropped otherwise; an error that names no request
+//   - Both: a response MCP refuses, or a damaged one, or one too long to
+//     read, is replaced by its substitute, an error that fails the request
+//     it answers at once, while that request is outstanding, and dropped
+//     otherwise (diverted, on the client side, when damaged); an error that names no request
 //     ("id": null or none), arriving while exactly one request is
 //     outstanding, is handed to the SDK as that request's error, so the
 //     call fails at once with the peer's error.

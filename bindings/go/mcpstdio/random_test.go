@@ -171,6 +171,13 @@ func TestRandomMCPMessagesPassTheSDKsDecoder(t *testing.T) {
 	sort.Strings(seeds) // the map's order is random; the lines must not be
 	const n = 40000
 	counts := map[string]int{}
+	// Role client: it forwards every message (a server drops a response
+	// nobody waits for, SPEC 10.8), in the same normal form.
+	session, err := envelope.NewSession(envelope.RoleClient, envelope.ProfileMCP, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
 	for i := range n {
 		line := g.message()
 		if i%2 == 1 {
@@ -181,8 +188,18 @@ func TestRandomMCPMessagesPassTheSDKsDecoder(t *testing.T) {
 		// An error that names no request is never handed on as it is
 		// (SPEC §9: attributed or dropped), so it is checked attributed.
 		if c.Kind.IsMessage() && !c.NamesNoRequest {
-			if _, err := jsonrpc.DecodeMessage([]byte(line)); err != nil {
-				t.Errorf("the MCP profile calls %s a %v; the SDK's decoder: %v", line, c.Kind, err)
+			// What the transport hands on: the session's normal form where
+			// it gives one (SPEC 10.5), always after a byte order mark
+			// (10.6 (a)); and the line as it is, where it has no mark.
+			handed := handedOn(t, session, line)
+			if _, err := jsonrpc.DecodeMessage(handed); err != nil {
+				t.Errorf("the MCP profile calls %s a %v, handed on as %s; the SDK's decoder: %v", line, c.Kind,
+					handed, err)
+			}
+			if !strings.HasPrefix(line, "\xEF\xBB\xBF") {
+				if _, err := jsonrpc.DecodeMessage([]byte(line)); err != nil {
+					t.Errorf("the MCP profile calls %s a %v; the SDK's decoder: %v", line, c.Kind, err)
+				}
 			}
 		}
 		if c.Substitute != nil {
@@ -203,6 +220,21 @@ func TestRandomMCPMessagesPassTheSDKsDecoder(t *testing.T) {
 			t.Errorf("only %d lines of kind %s: the generator misses it", counts[kind], kind)
 		}
 	}
+}
+
+// handedOn is what a transport hands the SDK for line, a message read by
+// session (role client, nothing outstanding): the session's text where it
+// gives one, else the line's bytes.
+func handedOn(t *testing.T, session *envelope.Session, line string) []byte {
+	t.Helper()
+	lines, err := session.Feed([]byte(line + "\n"))
+	if err != nil || len(lines) != 1 || lines[0].Action != envelope.ActionForward {
+		t.Fatalf("%s: %v", line, describeLines(lines, err))
+	}
+	if lines[0].ActionText != nil {
+		return lines[0].ActionText
+	}
+	return []byte(line)
 }
 
 // checkAttributed checks that an error that names no request, given to the

@@ -16,10 +16,13 @@ import (
 // stdin as role server (see the package documentation).
 type StdioTransport struct {
 	// MaxLineLength bounds the bytes of one inbound line (LF excluded),
-	// as in the SDK. A value of 0 selects the library's default (16 MiB,
-	// the SDK's mcp.DefaultMaxLineLength too); a negative value disables
-	// the cap. A longer line is skipped as it arrives, never held whole,
-	// with a log record; the session goes on.
+	// as in the SDK. A value of 0 selects the library's default for the
+	// MCP profile (envelope.ProfileMCP.DefaultMaxLine()); a negative value
+	// disables the cap. A longer line is
+	// skipped as it arrives, never held whole, with a log record; the
+	// session goes on. When its first bytes hold a request's id and
+	// method, the library's reply (the line is too long) is written back
+	// with that id (SPEC §10.6 (d)).
 	MaxLineLength int
 
 	// Logger receives a record for each line that does not reach the
