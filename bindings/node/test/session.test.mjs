@@ -1,5 +1,5 @@
 // The library's session through Session: hand-written sequences of lines,
-// each with the action SPEC §8, §9 and §10.4 give it, written out here by
+// each with the action SPEC §8, §9, §10.4 and §10.8 give it, written out here by
 // hand (texts byte for byte from SPEC §4 and §10.3); the same at every chunk
 // size; refused(); the JSON-RPC profile's session; errors and freeing.
 import assert from 'node:assert/strict';
@@ -70,6 +70,41 @@ test('a server\'s session substitutes too: a server sends requests (SPEC §10.4)
   session(Role.SERVER, MCP, (s) => {
     s.sent('{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}');
     assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":"s1","result":{},"extra":1}\n'), [['substituted', substitute('"s1"')]]);
+  });
+});
+
+test('a server drops a response nobody waits for; one to its own request, or read by a client, is forwarded (SPEC §10.8 (a))', () => {
+  const response = '{"jsonrpc":"2.0","id":"s1","result":{}}\n';
+  session(Role.SERVER, MCP, (s) => {
+    assert.deepEqual(decide(s, response), [['dropped', null]]);
+    s.sent('{"jsonrpc":"2.0","id":"s1","method":"roots/list"}');
+    assert.deepEqual(decide(s, response), [['forwarded', null]]);
+    assert.equal(s.outstanding, 0);
+    // Answered once: the same response again waits on nothing.
+    assert.deepEqual(decide(s, response), [['dropped', null]]);
+    // A late answer to a cancelled request still finds it.
+    s.sent('{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":{}}');
+    s.sent('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}');
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"late"}}\n'), [['forwarded', null]]);
+  });
+  // A client forwards it; the JSON-RPC profile too, in either role.
+  session(Role.CLIENT, MCP, (s) => assert.deepEqual(decide(s, response), [['forwarded', null]]));
+  for (const role of [Role.SERVER, Role.CLIENT]) {
+    session(role, { profile: Profile.JSONRPC }, (s) => assert.deepEqual(decide(s, response), [['forwarded', null]]));
+  }
+  // Past SPEC §10.5's bound of 4,096 outstanding requests a request goes
+  // untracked: from then on the server forwards every response.
+  session(Role.SERVER, MCP, (s) => {
+    for (let id = 0; id < 4096; id++) s.sent(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
+    assert.equal(s.outstanding, 4096);
+    assert.deepEqual(decide(s, response), [['dropped', null]]);
+    s.sent('{"jsonrpc":"2.0","id":4096,"method":"ping"}');
+    assert.equal(s.outstanding, 4096, 'the 4,097th request is not tracked');
+    assert.deepEqual(decide(s, response), [['forwarded', null]]);
+    assert.deepEqual(decide(s, '{"jsonrpc":"2.0","id":0,"result":{}}\n{"jsonrpc":"2.0","id":0,"result":{}}\n'), [
+      ['forwarded', null],
+      ['forwarded', null],
+    ]);
   });
 });
 
@@ -194,7 +229,7 @@ test('a whole sequence in each role, at every chunk size', () => {
     '[1]', // a batch
     '{"level":"info"}', // not JSON-RPC
     broken.line, // an invalid request: answered in both roles
-    '{"jsonrpc":"2.0","id":9,"result":{}}', // a response: forwarded
+    '{"jsonrpc":"2.0","id":9,"result":{}}', // a response: dropped by a server nobody told of request 9, else forwarded
     '{"jsonrpc":"2.0","id":1,"method":"ping"}\r', // CRLF: forwarded without the CR
     `{"jsonrpc":"2.0","id":2,"method":"x","params":"${'x'.repeat(300)}"}`, // too long for 256
     ' {"jsonrpc":"2.0","method":"a", "params":{"k": "v w"}}\t', // whitespace around: its normal form
@@ -215,7 +250,8 @@ test('a whole sequence in each role, at every chunk size', () => {
       ['answered', '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: this server doesn\'t accept batches"}}'],
       ['dropped', null],
       ['answered', broken.reply_server],
-      ['forwarded', null],
+      // A response to no request the server was told of (SPEC 10.8 (a)).
+      ['dropped', null],
       ['forwarded', CRLF_NORMAL],
       // Too long, its id and method in its first bytes (SPEC 10.6 (d)).
       ['answered', '{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: the line is longer than this peer reads"}}'],
@@ -239,20 +275,39 @@ test('a whole sequence in each role, at every chunk size', () => {
       ['forwarded', null],
     ],
   };
+  // Told first (`sent`) of a request with id 9 written the other way, the
+  // response answers it: forwarded in either role (SPEC 10.8 (a)), and
+  // nothing else in the sequence changes (no other line is a response or
+  // an error that names no request).
+  const RESPONSE = 7;
+  const toldOf9 = {
+    server: expectedFor.server.map((e, i) => (i === RESPONSE ? ['forwarded', null] : e)),
+    client: expectedFor.client.map((e, i) => (i === RESPONSE ? ['forwarded', null] : e)),
+  };
+  const REQUEST_9 = {
+    server: '{"jsonrpc":"2.0","id":9,"method":"roots/list"}',
+    client: '{"jsonrpc":"2.0","id":9,"method":"tools/list"}',
+  };
   assert.notEqual(broken.reply_client, null);
-  for (const role of [Role.SERVER, Role.CLIENT]) {
+  for (const role of [Role.SERVER, Role.CLIENT]) for (const told of [false, true]) {
     for (let size = 1; size <= 70; size++) {
       session(role, { ...MCP, maxLine: 256 }, (s) => {
+        const what = `${role}${told ? ', told of request 9' : ''}, chunks of ${size}`;
+        if (told) {
+          s.sent(REQUEST_9[role]);
+          assert.equal(s.outstanding, 1);
+        }
         const got = [];
         for (let at = 0; at < stream.length; at += size) got.push(...s.feed(stream.subarray(at, at + size)));
         got.push(...s.end());
-        assert.deepEqual(got.map((line) => [line.action, line.actionText]), expectedFor[role], `${role}, chunks of ${size}`);
+        assert.deepEqual(got.map((line) => [line.action, line.actionText]), (told ? toldOf9 : expectedFor)[role], what);
+        assert.equal(s.outstanding, 0, `${what}: request 9 answered`);
         assert.deepEqual(got.map((line) => line.number), lines.map((_, i) => i + 1));
         assert.equal(got[9].kind, 'too_long');
         assert.equal(got[9].line, null);
         assert.deepEqual(got[8].line, Buffer.from(lines[8]));
         got.forEach((line, i) => {
-          if (line.action === Action.FORWARD) checkForwarded(line, `${role}, chunks of ${size}, line ${i + 1}`);
+          if (line.action === Action.FORWARD) checkForwarded(line, `${what}, line ${i + 1}`);
         });
       });
     }

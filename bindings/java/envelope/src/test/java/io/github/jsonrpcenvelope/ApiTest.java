@@ -343,7 +343,8 @@ class ApiTest {
     @Test
     void sessionActions() {
         // A server reading its client by the MCP profile: a request is forwarded; a line owed a
-        // reply is answered with exactly the reply the vectors give (here: the classification's).
+        // reply is answered with exactly the reply the vectors give (here: the classification's); a
+        // response is dropped, as the session was told of no request (SPEC 10.8 (a)).
         try (Session s = new Session(Role.SERVER, Profile.MCP)) {
             for (Vectors.Vector v : VectorsTest.oneLineVectors("mcp.jsonl")) {
                 List<Line> lines = s.feed(concat(v.input(), new byte[] {'\n'}));
@@ -354,6 +355,9 @@ class ApiTest {
                 if (owed.isPresent()) {
                     assertEquals(Action.ANSWER, l.action(), v.name());
                     assertEquals(owed, l.actionText(), v.name());
+                }
+                if (l.kind() == Kind.RESPONSE) {
+                    assertEquals(Action.DROP, l.action(), v.name());
                 }
                 if (l.action() == Action.FORWARD) {
                     assertTrue(l.kind().isMessage(), v.name());
@@ -389,6 +393,36 @@ class ApiTest {
             assertTrue(d.text().orElseThrow().contains("-32600") && d.text().get().contains("\"id\":1"), d.toString());
             // A refused notification: dropped.
             assertEquals(Action.DROP, s.refused("{\"jsonrpc\":\"2.0\",\"method\":\"x\"}").action());
+        }
+    }
+
+    @Test
+    void aServerDropsAResponseNobodyWaitsFor() {
+        // SPEC 10.8 (a), MCP profile: a server drops a response to no request it was told of, and forwards
+        // one to a request it sent (outstanding until then); a client forwards it either way.
+        byte[] response = b("{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"result\":{}}\n");
+        try (Session s = new Session(Role.SERVER, Profile.MCP)) {
+            Line l = s.feed(response).get(0);
+            assertEquals(Kind.RESPONSE, l.kind());
+            assertEquals(Action.DROP, l.action());
+            assertTrue(l.note().isPresent());
+            s.sent("{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"roots/list\"}");
+            assertEquals(1, s.outstanding());
+            l = s.feed(response).get(0);
+            assertEquals(Action.FORWARD, l.action());
+            assertTrue(l.note().isEmpty());
+            assertEquals(0, s.outstanding());
+            // Answered once: the same response again waits on nothing.
+            assertEquals(Action.DROP, s.feed(response).get(0).action());
+        }
+        try (Session s = new Session(Role.CLIENT, Profile.MCP)) {
+            assertEquals(Action.FORWARD, s.feed(response).get(0).action());
+        }
+        // The JSON-RPC profile is unchanged: forwarded in either role.
+        for (Role role : Role.values()) {
+            try (Session s = new Session(role, Profile.JSONRPC)) {
+                assertEquals(Action.FORWARD, s.feed(response).get(0).action(), role.toString());
+            }
         }
     }
 
