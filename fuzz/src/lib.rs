@@ -118,14 +118,37 @@ pub fn check_line(line: &[u8]) {
 /// or response, nothing else changes kind; only an invalid response with a
 /// string or number id (not rule (a)) has a substitute, which is a
 /// response echoing that id's exact text; the rest of the classification
-/// is the JSON-RPC profile's.
+/// is the JSON-RPC profile's. But for SPEC 10.6: a line after a byte order
+/// mark is the rest of the line; a damaged line may carry its readable id
+/// and method; a batch's reply may be one per request.
 fn check_mcp(line: &[u8], jsonrpc: &Classification<'_>) {
     let mcp = Profile::Mcp.classify(line);
+    if line.starts_with(b"\xEF\xBB\xBF\xEF\xBB\xBF") {
+        // A second mark is damage: it is no `{`, so nothing is read.
+        assert_eq!((mcp.kind, mcp.id, mcp.method.as_deref()), (Kind::ParseError, None, None));
+        return;
+    }
+    if let Some(rest) = line.strip_prefix(b"\xEF\xBB\xBF") {
+        // (a): as the rest of the line, its spans three bytes on.
+        let after = Profile::Mcp.classify(rest);
+        assert_eq!((mcp.kind, mcp.id_kind, mcp.id), (after.kind, after.id_kind, after.id));
+        assert_eq!(
+            (mcp.method.as_deref(), mcp.reply(Role::Server)),
+            (after.method.as_deref(), after.reply(Role::Server))
+        );
+        assert_eq!(mcp.substitute(), after.substitute());
+        let moved: Vec<_> = after.spans.named().map(|(name, span)| (name, span.offset + 3, span.len)).collect();
+        assert_eq!(mcp.spans.named().map(|(name, span)| (name, span.offset, span.len)).collect::<Vec<_>>(), moved);
+        return check_mcp(rest, &classify(rest));
+    }
     match (jsonrpc.kind, mcp.kind) {
         (a, b) if a == b => {}
         (Kind::Request | Kind::Notification, Kind::InvalidRequest) => {}
         (Kind::Response, Kind::InvalidResponse) => {}
         (a, b) => panic!("the MCP profile turned {a:?} into {b:?}"),
+    }
+    if mcp.kind == Kind::ParseError && mcp.id.is_some() {
+        return check_damaged(line, &mcp);
     }
     assert_eq!(
         (mcp.id, mcp.id_kind, mcp.spans, mcp.names_no_request),
@@ -153,11 +176,42 @@ fn check_mcp(line: &[u8], jsonrpc: &Classification<'_>) {
         }
     }
     for role in [Role::Server, Role::Client] {
-        if let Some(reply) = mcp.reply(role) {
-            assert_eq!(reference_kind(reply.as_bytes()), Some(Some(Kind::Response)), "a reply is a response");
-            // The reply echoes the id only where it is a string or a number.
-            let echoed = reply.contains(&format!(r#""id":{},"#, mcp.id.unwrap_or("null")));
-            assert!(echoed || !mcp.id_kind.is_echoable() || mcp.kind != Kind::InvalidRequest, "{reply}");
+        let Some(reply) = mcp.reply(role) else { continue };
+        // A batch's requests are each answered, one line each (10.6 (b)).
+        for one in reply.split('\n') {
+            assert_eq!(reference_kind(one.as_bytes()), Some(Some(Kind::Response)), "a reply is a response");
+        }
+        if mcp.kind == Kind::Batch {
+            assert_eq!(role, Role::Server);
+            continue;
+        }
+        // The reply echoes the id only where it is a string or a number.
+        let echoed = reply.contains(&format!(r#""id":{},"#, mcp.id.unwrap_or("null")));
+        assert!(echoed || !mcp.id_kind.is_echoable() || mcp.kind != Kind::InvalidRequest, "{reply}");
+    }
+}
+
+/// SPEC 10.6 (c): a damaged line's readable id (a string or an integer,
+/// the line's bytes at its span) and, for a request, method; a damaged
+/// request is answered -32700 by its id in role server, a damaged response
+/// never, and carries the substitute for its id.
+fn check_damaged(line: &[u8], mcp: &Classification<'_>) {
+    let id = mcp.id.unwrap();
+    assert_eq!(Some(id.as_bytes()), mcp.spans.id.map(|s| s.of(line)));
+    assert!(mcp.id_kind.is_echoable());
+    assert!(mcp.spans.params.is_none() && mcp.spans.result.is_none() && mcp.spans.error.is_none());
+    assert!(!mcp.jsonrpc_2_0 && !mcp.has_result && !mcp.has_error && !mcp.names_no_request);
+    assert_eq!(mcp.reply(Role::Client), None);
+    match mcp.method {
+        Some(_) => {
+            assert!(mcp.spans.method.is_some() && mcp.substitute().is_none());
+            let reply = mcp.reply(Role::Server).expect("a damaged request is answered");
+            assert!(reply.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32700,"#)), "{reply}");
+        }
+        None => {
+            assert_eq!(mcp.reply(Role::Server), None, "a damaged response is never answered");
+            let text = mcp.substitute().expect("a damaged response has a substitute");
+            assert!(text.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"#)));
         }
     }
 }
