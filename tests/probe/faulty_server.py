@@ -110,7 +110,10 @@ def main() -> None:
         write(args.banner.encode())
     for line, c in je.read_messages(sys.stdin.buffer, profile=je.Profile.MCP):
         if line is None:
-            continue  # over the limit: owed nothing (SPEC 6)
+            # Over the limit: owed what its first bytes name (SPEC 10.6 (d)).
+            if c.reply_server is not None:
+                write(c.reply_server.encode("utf-8", "surrogatepass"))
+            continue
         fault = faults.on(line)
         if fault == "exit":
             os._exit(3)
