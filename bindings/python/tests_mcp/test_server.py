@@ -211,15 +211,12 @@ def test_control_the_sdk_transport_leaves_those_requests_waiting() -> None:
     lines' requests only the one with a byte FF, which the SDK reads with
     U+FFFD in its place (its stdin decodes with errors="replace")."""
     server = Server(OUR_SERVER_ON_SDK)
-    answered = {}
+    answered = []
     for label, line, ids in UNREADABLE_REQUESTS[:-1]:
         replies, state = server.probe(line + b"\n")
         assert state == ALIVE, label
-        answered[label] = [json.loads(reply)["id"] for reply in replies]
-    assert answered == {
-        "a batch of two requests": [],
-        "a request after a byte order mark": [],
-        "a damaged request (a byte FF inside params)": [4],
-        "a request cut short": [],
-    }
+        answered += [json.loads(reply)["id"] for reply in replies]
+    # The SDK serves requests concurrently: an answer may come after the
+    # next line's ping, so the ids are counted over the lines.
+    assert answered == [4], "only the request with a byte FF (read with U+FFFD) is answered"
     assert server.starts == 1 and server.close() == 0
