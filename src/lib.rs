@@ -124,8 +124,8 @@ pub use log_text::{LOG_VALUE_MAX_UNITS, log_value};
 pub use reader::{Batch, DEFAULT_MAX_LINE, Line, MCP_MAX_LINE, Reader, TOO_LONG};
 pub use reply::{Role, UnknownRole, invalid_reply};
 pub use rules::{
-    Classification, IdKind, InvalidRequest, Kind, Profile, Reason, RequestFault, ResponseFault, Spans, UnknownProfile,
-    What, classify, try_classify,
+    Classification, IdKey, IdKind, InvalidRequest, Kind, Profile, Reason, RequestFault, ResponseFault, Spans,
+    UnknownProfile, What, classify, same_id, try_classify,
 };
 pub use scan::{ParseError, Span, ValueKind};
 pub use session::{Action, Decision, Session};

@@ -9,11 +9,11 @@
 use std::collections::HashMap;
 use std::ffi::CStr;
 
+use crate::Role;
 use crate::fallible::{self, OutOfMemory};
 use crate::reader::Line;
 use crate::reply::{Owed, owed_text};
-use crate::rules::{Classification, IdKind, Kind, Profile};
-use crate::{Role, scan};
+use crate::rules::{Classification, IdKey, IdKind, Kind, Profile};
 
 /// What to do with a line. Its name is the one word for it everywhere: the
 /// guard's recording, the transports' log records, `lint`.
@@ -114,32 +114,6 @@ impl Verdict {
     }
 }
 
-/// An MCP id as a host compares them: integers by value, strings after
-/// decoding their escapes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Key {
-    Integer(i64),
-    String(String),
-}
-
-impl Key {
-    /// The key of a line's id, when it is a string or an integer.
-    fn of(c: &Classification<'_>) -> Result<Option<Key>, OutOfMemory> {
-        let Some(raw) = c.id else { return Ok(None) };
-        Ok(match c.id_kind {
-            IdKind::Number => raw.parse().ok().map(Key::Integer),
-            IdKind::String => {
-                let inner = raw.get(1..raw.len() - 1).unwrap_or_default();
-                let mut decoded = String::new();
-                decoded.try_reserve_exact(scan::decoded_len(inner))?;
-                scan::decode(inner, |piece| decoded.push_str(piece));
-                Some(Key::String(decoded))
-            }
-            _ => None,
-        })
-    }
-}
-
 /// How many outstanding requests a session keeps, and how many bytes of
 /// their ids: past either, a request written is not tracked (its invalid
 /// response is then dropped, not substituted), so that a peer that never
@@ -155,7 +129,7 @@ pub struct Session {
     profile: Profile,
     /// Requests written the other way and not yet answered: their key and
     /// their id's text as written (MCP profile only).
-    outstanding: HashMap<Key, String>,
+    outstanding: HashMap<IdKey, String>,
     /// The bytes of the ids in `outstanding`.
     outstanding_bytes: usize,
     /// A request went the other way untracked (past the bounds): from then
@@ -233,7 +207,7 @@ impl Session {
             self.untracked = true;
             return Ok(());
         }
-        let Some(key) = Key::of(c)? else { return Ok(()) };
+        let Some(key) = IdKey::try_of(c)? else { return Ok(()) };
         let mut text = String::new();
         text.try_reserve_exact(raw.len())?;
         text.push_str(raw);
@@ -349,7 +323,7 @@ impl Session {
         if self.outstanding.is_empty() {
             return Ok(false);
         }
-        let Some(key) = Key::of(c)? else { return Ok(false) };
+        let Some(key) = IdKey::try_of(c)? else { return Ok(false) };
         match self.outstanding.remove(&key) {
             Some(raw) => {
                 self.outstanding_bytes -= raw.len();

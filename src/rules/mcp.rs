@@ -525,4 +525,39 @@ mod tests {
             assert!(!has_lone_surrogate(fine), "{fine}");
         }
     }
+
+    #[test]
+    fn only_the_rules_json_rpc_itself_does_not_ask_are_portability() {
+        use crate::rules::{Kind, Profile};
+        let reason = |line: &str| Profile::Mcp.classify(line.as_bytes()).reason.expect(line);
+        for portable in [
+            r#"{"jsonrpc":"2.0","id":9007199254740992,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":"\ud800","method":"m"}"#,
+            r#"{"jsonrpc":"2.0","method":"m","params":{"s":"\udc00"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"progressToken":9007199254740992}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":1e400}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":4294967296,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-0,"message":"m"}}"#,
+        ] {
+            assert!(reason(portable).is_portability(), "{portable}");
+        }
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"a":{}1{}}}}}"#,
+            "[".repeat(130),
+            "]".repeat(130)
+        );
+        assert!(reason(&deep).is_portability());
+        for not in [
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","x":1}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":5}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":null}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+            "{oops",
+        ] {
+            assert!(!reason(not).is_portability(), "{not}");
+        }
+        assert_eq!(Profile::Mcp.classify(b"{oops").kind, Kind::ParseError);
+    }
 }

@@ -3,6 +3,7 @@
 //! method needs decoding (or a line nests over a thousand levels deep).
 
 mod damaged;
+mod id;
 mod mcp;
 mod members;
 
@@ -11,6 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub(crate) use damaged::elements as damaged_elements;
+pub use id::{IdKey, same_id};
 pub use mcp::{RequestFault, ResponseFault, What};
 use members::Members;
 
@@ -222,6 +224,42 @@ pub enum Reason {
     /// A response the MCP profile refuses (SPEC §10.3).
     #[error("{0}")]
     McpResponse(ResponseFault),
+}
+
+impl Reason {
+    /// Whether the rule broken is one the MCP profile adds only so that
+    /// every official SDK reads the line alike (SPEC §10.1 to §10.3): an
+    /// integer beyond 2^53 - 1, an error code beyond 32 bits or written
+    /// `-0`, more than 127 levels, a lone surrogate, a number beyond a
+    /// double. JSON-RPC itself allows such a line, so a peer that serves it
+    /// as JSON-RPC does is stricter-than-needed wrong, not broken (the
+    /// probe's `strict` grade, SPEC §11).
+    pub fn is_portability(&self) -> bool {
+        let portable =
+            |what: &What| matches!(what, What::BeyondSafe | What::BeyondI32 | What::NegativeZero | What::LoneSurrogate);
+        match self {
+            Reason::Parse(_) | Reason::InvalidRequest(_) => false,
+            Reason::McpRequest(fault) => match fault {
+                RequestFault::Id(what) | RequestFault::ProgressToken(what) => portable(what),
+                RequestFault::TooDeep | RequestFault::LoneSurrogate | RequestFault::HugeNumber => true,
+                RequestFault::Jsonrpc
+                | RequestFault::Members { .. }
+                | RequestFault::Params(_)
+                | RequestFault::Meta(_) => false,
+            },
+            Reason::McpResponse(fault) => match fault {
+                ResponseFault::Id(what) | ResponseFault::Code(what) => portable(what),
+                ResponseFault::TooDeep | ResponseFault::LoneSurrogate | ResponseFault::HugeNumber => true,
+                ResponseFault::Jsonrpc
+                | ResponseFault::Members
+                | ResponseFault::Result(_)
+                | ResponseFault::Error(_)
+                | ResponseFault::NoCode
+                | ResponseFault::NoMessage
+                | ResponseFault::Message(_) => false,
+            },
+        }
+    }
 }
 
 /// Everything SPEC §3 says a line carries. Borrowed strings point into the
