@@ -61,17 +61,27 @@ fn lint(options: LintOptions) -> io::Result<ExitCode> {
 }
 
 /// Runs the probe; its report on stdout, its progress on stderr. The exit
-/// status is the report's, even when its reader went away.
+/// status is the report's, even when its reader went away. With `--json`, a
+/// run that could not be made is a JSON object too.
 fn probe(options: &probe::Options) -> io::Result<ExitCode> {
-    let report = probe::run(options, &mut io::stderr())?;
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let written = if options.json {
-        serde_json::to_writer_pretty(&mut out, &report.to_json()).map_err(io::Error::from).and_then(|()| writeln!(out))
-    } else {
-        report.write_text(&mut out)
+    let reports = match probe::run(options, &mut io::stderr()) {
+        Ok(reports) => reports,
+        Err(e) if options.json => {
+            let _ = serde_json::to_writer_pretty(&mut out, &probe::error_document(options, &e));
+            let _ = writeln!(out).and_then(|()| out.flush());
+            return Err(e);
+        }
+        Err(e) => return Err(e),
     };
-    match written.and_then(|()| out.flush()) {
+    let written = probe::write(options, &reports, &mut out);
+    match written.and_then(|passed| out.flush().map(|()| passed)) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e),
-        _ => Ok(if report.passed() { ExitCode::SUCCESS } else { ExitCode::from(FOUND_TROUBLE) }),
+        Ok(false) => Ok(ExitCode::from(FOUND_TROUBLE)),
+        _ => Ok(if reports.iter().all(probe::Report::passed) {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(FOUND_TROUBLE)
+        }),
     }
 }

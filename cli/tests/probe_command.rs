@@ -36,8 +36,10 @@ fn a_server_that_passes_is_exit_0_with_the_table_on_stdout_and_progress_on_stder
     let summary = out.lines().last().unwrap_or_default();
     assert!(summary.starts_with("PASSED: ") && summary.contains(" 0 failed;"), "{out}");
     assert!(!out.lines().any(|l| l.starts_with("probe: ")), "progress is not in the report: {out}");
-    let last = stderr.lines().last().unwrap_or_default();
-    assert!(last.starts_with("probe: ") && last.ends_with(" lines, 0 failed"), "{stderr}");
+    assert!(stderr.lines().any(|l| l.starts_with("probe: ") && l.ends_with(" lines (legacy), 0 failed")), "{stderr}");
+    for grade in ["harmful", "nonconforming", "strict"] {
+        assert!(out.lines().any(|l| l.starts_with(grade) && l.contains(" 0  ok ")), "{grade} in {out}");
+    }
 }
 
 #[test]
@@ -60,10 +62,16 @@ fn a_banner_on_stdout_is_exit_1_and_json_names_it() {
 
 #[test]
 fn a_server_that_cannot_start_or_fails_the_handshake_is_one_line_and_exit_2() {
-    let cases: [(&[&str], &[&str], &str); 3] = [
+    let cases: [(&[&str], &[&str], &str); 5] = [
         (&[], &["jsonrpc-envelope-no-such-server"], "cannot start jsonrpc-envelope-no-such-server: "),
-        (&[], &["sh", "-c", "exit 3"], "the server ended during the handshake (exit status 3)"),
+        (&[], &["sh", "-c", "exit 3"], "the server ended on server/discover (exit status 3)"),
+        (&["--era", "legacy"], &["sh", "-c", "exit 3"], "the server ended on initialize (exit status 3)"),
         (&["--timeout", "0.2"], &["sh", "-c", "exec sleep 3"], "the server did not answer initialize in time"),
+        (
+            &["--timeout", "0.2", "--era", "modern"],
+            &["sh", "-c", "exec sleep 3"],
+            "the server did not answer server/discover in time: it does not speak the modern era",
+        ),
     ];
     for (options, command, why) in cases {
         let command: Vec<String> = command.iter().map(|&a| a.to_owned()).collect();
@@ -86,16 +94,29 @@ fn usage_errors_are_exit_2() {
         (&["probe", "--timeout", "0", "--", "cat"], "'0' for '--timeout <SECONDS>'"),
         (&["probe", "--timeout", "soon", "--", "cat"], "'soon' for '--timeout <SECONDS>'"),
         (&["probe", "--frobnicate", "--", "cat"], "'--frobnicate'"),
+        (&["probe", "--fail-on", "all", "--", "cat"], "'all' for '--fail-on <GRADE>'"),
+        (&["probe", "--era", "2025", "--", "cat"], "'2025' for '--era <ERA>'"),
+        (&["probe", "--only", "3", "--", "cat"], "--replay"),
     ] {
         let (status, out, stderr) = run(args, b"");
         assert_eq!(status.code(), Some(2), "{args:?}: {stderr}");
         assert!(out.is_empty(), "{args:?}");
         assert!(stderr.starts_with("error: ") && stderr.contains(offending), "{args:?}: {stderr}");
     }
+    let (status, out, stderr) = run(&["probe", "--replay", "/nonexistent/report.json"], b"");
+    assert_eq!((status.code(), out.is_empty()), (Some(2), true));
+    assert!(stderr.starts_with("jsonrpc-envelope probe: cannot read /nonexistent/report.json: "), "{stderr}");
     let (status, out, _) = run(&["probe", "--help"], b"");
     assert!(status.success());
     let help = String::from_utf8(out).unwrap();
-    for default in ["[default: mcp]", "[default: 1000]", "[default: 1]", "[default: 5]"] {
+    for default in [
+        "[default: mcp]",
+        "[default: 1000]",
+        "[default: 1]",
+        "[default: 5]",
+        "[default: auto]",
+        "[default: nonconforming]",
+    ] {
         assert!(help.contains(default), "{default} in {help}");
     }
 }

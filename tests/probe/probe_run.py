@@ -22,7 +22,10 @@ REPORTS = ROOT / "target/probe-reports"
 
 # The report's groups (SPEC 11), in the order the probe sends them.
 GROUPS = ("envelope_vectors", "mcp_vectors", "limits", "random")
-COLUMNS = ("passed", "missing", "wrong", "unanswered", "died", "hung")
+# The report's columns (SPEC 11): lines that passed, then the failures of
+# each grade, worst first.
+GRADES = ("harmful", "nonconforming", "strict")
+COLUMNS = ("passed",) + GRADES
 # The longest a whole probe run may take here before the test gives up.
 RUN_LIMIT = 600
 
@@ -97,8 +100,9 @@ class Run:
 
 
 def probe(command: Sequence[str], *options: str, env: Optional[Dict[str, str]] = None) -> Run:
-    """`jsonrpc-envelope probe OPTIONS -- COMMAND`, to its end."""
-    argv = [PROBE, "probe", *options, "--", *command]
+    """`jsonrpc-envelope probe OPTIONS -- COMMAND`, to its end (no COMMAND:
+    `jsonrpc-envelope probe OPTIONS`, for --replay)."""
+    argv = [PROBE, "probe", *options, *(["--", *command] if command else [])]
     done = subprocess.run(
         argv, env=env or child_env(), stdin=subprocess.DEVNULL, capture_output=True, timeout=RUN_LIMIT
     )
@@ -106,10 +110,11 @@ def probe(command: Sequence[str], *options: str, env: Optional[Dict[str, str]] =
 
 
 def table_rows(text: str) -> Dict[str, List[int]]:
-    """The text report's table: per group name, its lines and the count per
-    column."""
+    """The text report's table: per group name (and `stdout`), its lines and
+    the count per column."""
     rows = {}
     names = {group.replace("_", " "): group for group in GROUPS}
+    names["stdout"] = "stdout"
     for line in text.splitlines():
         for name, key in names.items():
             if line.startswith(name + " "):

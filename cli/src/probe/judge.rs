@@ -1,19 +1,65 @@
-//! The verdict on one line: what the server wrote back against what the
-//! library says a server owes it (SPEC §11). The rules are the library's:
-//! this only compares.
+//! The verdict on one line, by meaning (SPEC §11): what the server wrote
+//! back against what the library says a server owes the line. A reply is
+//! met by a JSON-RPC response with the owed id (as a host compares ids,
+//! the library's `same_id`) and the owed error code; its message is free
+//! unless `--strict`. The rules are the library's: this only compares.
 
-use jsonrpc_envelope::{IdKind, Kind, Line, Profile, Reader, Role, classify};
+use clap::ValueEnum;
+use jsonrpc_envelope::{Classification, IdKey, IdKind, Kind, Line, Profile, Reader, Role, classify};
+use serde_json::Value;
+
+/// How much a failure matters, worst first (SPEC §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum)]
+pub enum Grade {
+    /// A request left waiting, an answer with another id, a session that
+    /// ended or hung, a line on stdout a client cannot read.
+    Harmful,
+    /// A reply JSON-RPC does not allow: a wrong code, a result for an
+    /// invalid request, a reply where none is owed.
+    Nonconforming,
+    /// What only the MCP profile's portability rules ask (or, under
+    /// `--strict`, the library's exact message).
+    Strict,
+}
+
+impl Grade {
+    pub const ALL: [Grade; 3] = [Grade::Harmful, Grade::Nonconforming, Grade::Strict];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Grade::Harmful => "harmful",
+            Grade::Nonconforming => "nonconforming",
+            Grade::Strict => "strict",
+        }
+    }
+
+    /// What the grade holds, for the report's first lines.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Grade::Harmful => {
+                "requests left waiting, answers with another id, sessions that ended or hung, lines a client cannot read"
+            }
+            Grade::Nonconforming => {
+                "replies JSON-RPC does not allow: wrong codes, results for invalid requests, replies where none is owed"
+            }
+            Grade::Strict => "what only the MCP profile's portability rules ask",
+        }
+    }
+}
 
 /// What became of one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// The exact reply owed came back, or the request's response did, or
-    /// nothing was owed and nothing came.
+    /// The reply owed came back (by meaning), or the request's response
+    /// did, or nothing was owed and no response came.
     Passed,
-    /// A reply was owed and none came: the sender would wait for a timeout.
+    /// A reply was owed and no response with its id came.
     Missing { owed: String },
-    /// A reply came that is not the one owed (or none was owed).
+    /// A response came that is not the reply owed: another code, a result
+    /// for an error, or a response where none was owed.
     Wrong { owed: Option<String>, got: String },
+    /// Under `--strict`: the owed id and code, another message.
+    Worded { owed: String, got: String },
     /// A valid request went unanswered.
     Unanswered,
     /// A response came for the request, but with another id (rounded,
@@ -26,113 +72,168 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The column a report counts it in.
-    pub fn column(&self) -> Column {
-        match self {
-            Verdict::Passed => Column::Passed,
-            Verdict::Missing { .. } => Column::Missing,
-            Verdict::Wrong { .. } | Verdict::DifferentId { .. } => Column::Wrong,
-            Verdict::Unanswered => Column::Unanswered,
-            Verdict::Died { .. } => Column::Died,
-            Verdict::Hung => Column::Hung,
-        }
-    }
-
-    /// The verdict's name, as the JSON report spells it.
+    /// The verdict's name, as the reports spell it.
     pub fn name(&self) -> &'static str {
         match self {
             Verdict::Passed => "passed",
             Verdict::Missing { .. } => "missing",
             Verdict::Wrong { .. } => "wrong",
+            Verdict::Worded { .. } => "worded",
             Verdict::Unanswered => "unanswered",
             Verdict::DifferentId { .. } => "different_id",
             Verdict::Died { .. } => "died",
             Verdict::Hung => "hung",
         }
     }
-}
 
-/// The columns of a report's table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Column {
-    Passed,
-    Missing,
-    Wrong,
-    Unanswered,
-    Died,
-    Hung,
-}
+    pub const NAMES: [&'static str; 8] =
+        ["passed", "missing", "wrong", "worded", "unanswered", "different_id", "died", "hung"];
 
-impl Column {
-    pub const ALL: [Column; 6] =
-        [Column::Passed, Column::Missing, Column::Wrong, Column::Unanswered, Column::Died, Column::Hung];
-
-    pub fn name(self) -> &'static str {
+    pub fn owed(&self) -> Option<&str> {
         match self {
-            Column::Passed => "passed",
-            Column::Missing => "missing",
-            Column::Wrong => "wrong",
-            Column::Unanswered => "unanswered",
-            Column::Died => "died",
-            Column::Hung => "hung",
+            Verdict::Missing { owed } | Verdict::Worded { owed, .. } => Some(owed),
+            Verdict::Wrong { owed, .. } => owed.as_deref(),
+            _ => None,
         }
     }
 }
 
-/// What the library says a server owes `line` in `profile`, for the
-/// driver's wait: an exact reply, a response to the request's id, or
-/// nothing.
+/// One reply owed: its exact text, and what meaning compares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub text: String,
+    /// The id it echoes; `None` for `null`.
+    key: Option<IdKey>,
+    code: Option<i64>,
+    message: Option<String>,
+}
+
+impl Reply {
+    fn of(text: &str) -> Reply {
+        let c = classify(text.as_bytes());
+        let (code, message) = error_of(text.as_bytes(), &c);
+        Reply { text: text.to_owned(), key: IdKey::of(&c), code, message }
+    }
+
+    /// Whether someone waits for it: it echoes a request's id.
+    fn waits(&self) -> bool {
+        self.key.is_some()
+    }
+}
+
+/// What the library says a server owes a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Owed {
-    Reply(String),
-    Response { id: String },
+    /// Error replies, one per line of the library's reply (an MCP batch's
+    /// reply has one per request, SPEC §10.6 (b)).
+    Replies(Vec<Reply>),
+    /// A valid request: any response with its id (`None`: a `null` id).
+    Response {
+        key: Option<IdKey>,
+    },
     Nothing,
 }
 
-impl Owed {
-    pub fn of(line: &[u8], profile: Profile) -> Owed {
+/// What a line is owed, and how a failure on it is graded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owing {
+    pub owed: Owed,
+    /// The profile refuses the line only for a portability rule
+    /// (`Reason::is_portability`): JSON-RPC itself allows it.
+    pub portability: bool,
+    /// `--strict`: messages count.
+    pub strict: bool,
+}
+
+impl Owing {
+    pub fn of(line: &[u8], profile: Profile, strict: bool) -> Owing {
+        let owing = |owed, portability| Owing { owed, portability, strict };
         // A line over the limit is never held: owed nothing (SPEC §6) but,
         // in the MCP profile, what its first bytes name (SPEC §10.6 (d)).
         if line.len() > profile.default_max_line() {
             // The probe's lines have no LF: the line ends with the stream.
             let mut reader = Reader::with_profile(0, profile);
             let _ = reader.feed(line);
-            return match reader.end().ok().and_then(|mut lines| lines.next()) {
+            let owed = match reader.end().ok().and_then(|mut lines| lines.next()) {
                 Some(Line::TooLong { head: Some(head), .. }) => {
-                    head.reply(Role::Server).map_or(Owed::Nothing, Owed::Reply)
+                    head.reply(Role::Server).map_or(Owed::Nothing, |reply| replies(&reply))
                 }
                 _ => Owed::Nothing,
             };
+            return owing(owed, false);
         }
         let c = profile.classify(line);
-        match (c.reply(Role::Server), c.kind, c.id) {
-            (Some(reply), _, _) => Owed::Reply(reply),
-            (None, Kind::Request, Some(id)) => Owed::Response { id: id.to_owned() },
+        let portability = c.reason.as_ref().is_some_and(|r| r.is_portability());
+        let owed = match (c.reply(Role::Server), c.kind) {
+            (Some(reply), _) => replies(&reply),
+            (None, Kind::Request) => Owed::Response { key: IdKey::of(&c) },
             _ => Owed::Nothing,
-        }
+        };
+        owing(owed, portability)
     }
 
-    /// Whether `got` (what came back so far) already holds it.
+    /// Whether `response` (a line that is a JSON-RPC response) is one the
+    /// line is owed, or answers its request: then nothing else need come
+    /// for it (a reply may come late, after the keep-alive's answer).
     pub fn is_met(&self, got: &[Vec<u8>]) -> bool {
-        match self {
-            // A reply of several lines (an MCP batch's, SPEC §10.6 (b)):
-            // each of them.
-            Owed::Reply(reply) => reply.split('\n').all(|one| got.iter().any(|g| trimmed(g) == one.as_bytes())),
-            Owed::Response { id } => responses(got).any(|(_, got_id)| same_id(id, got_id)),
+        match &self.owed {
+            Owed::Replies(owed) => owed.iter().all(|reply| got.iter().any(|g| self.meets(reply, g))),
+            Owed::Response { key } => responses(got).any(|(_, c)| has_key(&c, key.as_ref())),
             Owed::Nothing => true,
         }
     }
 
+    /// The id a late answer would carry, when someone waits for one.
+    pub fn awaited(&self) -> Vec<IdKey> {
+        match &self.owed {
+            Owed::Replies(owed) => owed.iter().filter_map(|r| r.key.clone()).collect(),
+            Owed::Response { key } => key.iter().cloned().collect(),
+            Owed::Nothing => Vec::new(),
+        }
+    }
+
+    fn meets(&self, reply: &Reply, line: &[u8]) -> bool {
+        let c = classify(line);
+        if c.kind != Kind::Response || !has_key(&c, reply.key.as_ref()) {
+            return false;
+        }
+        let (code, message) = error_of(line, &c);
+        code.is_some() && code == reply.code && (!self.strict || message == reply.message)
+    }
+
     /// The verdict once the wait is over, `got` being every line the server
-    /// wrote meanwhile but the keep-alive's answer.
+    /// wrote meanwhile but the answers to the probe's own requests.
     pub fn verdict(&self, got: &[Vec<u8>]) -> Verdict {
-        let first_response = || responses(got).next().map(|(line, _)| String::from_utf8_lossy(line).into_owned());
-        match self {
-            _ if self.is_met(got) && !matches!(self, Owed::Nothing) => Verdict::Passed,
-            Owed::Reply(owed) => match first_response() {
-                Some(got) => Verdict::Wrong { owed: Some(owed.clone()), got },
-                None => Verdict::Missing { owed: owed.clone() },
-            },
+        let first_response = || responses(got).next().map(|(line, _)| text(line));
+        match &self.owed {
+            Owed::Replies(owed) => {
+                let Some(reply) = owed.iter().find(|r| !got.iter().any(|g| self.meets(r, g))) else {
+                    return Verdict::Passed;
+                };
+                let same_id = || responses(got).find(|(_, c)| has_key(c, reply.key.as_ref()));
+                match same_id() {
+                    Some((line, c)) => {
+                        let (code, _) = error_of(line, &c);
+                        if self.strict && code.is_some() && code == reply.code {
+                            Verdict::Worded { owed: reply.text.clone(), got: text(line) }
+                        } else {
+                            Verdict::Wrong { owed: Some(reply.text.clone()), got: text(line) }
+                        }
+                    }
+                    // No response by its id: one by another id (a request's
+                    // id the server misread), or none (a `null` id's reply
+                    // leaves the request waiting too).
+                    None => match (first_response(), reply.waits()) {
+                        (Some(_), true) if responses(got).any(|(_, c)| IdKey::of(&c).is_some()) => {
+                            let other = responses(got).find(|(_, c)| IdKey::of(c).is_some());
+                            Verdict::DifferentId { got: other.map(|(line, _)| text(line)).unwrap_or_default() }
+                        }
+                        (Some(got), false) => Verdict::Wrong { owed: Some(reply.text.clone()), got },
+                        _ => Verdict::Missing { owed: reply.text.clone() },
+                    },
+                }
+            }
+            Owed::Response { .. } if self.is_met(got) => Verdict::Passed,
             Owed::Response { .. } => match first_response() {
                 Some(got) => Verdict::DifferentId { got },
                 None => Verdict::Unanswered,
@@ -143,75 +244,131 @@ impl Owed {
             },
         }
     }
+
+    /// The grade of a failing verdict (SPEC §11).
+    pub fn grade(&self, verdict: &Verdict) -> Option<Grade> {
+        let waits = match &self.owed {
+            Owed::Replies(owed) => owed.iter().any(Reply::waits),
+            Owed::Response { key } => key.is_some(),
+            Owed::Nothing => false,
+        };
+        Some(match verdict {
+            Verdict::Passed => return None,
+            Verdict::Died { .. } | Verdict::Hung | Verdict::Unanswered | Verdict::DifferentId { .. } => Grade::Harmful,
+            // A request whose id is in the line got no response by it.
+            Verdict::Missing { .. } if waits => Grade::Harmful,
+            Verdict::Worded { .. } => Grade::Strict,
+            _ if self.portability => Grade::Strict,
+            _ => Grade::Nonconforming,
+        })
+    }
 }
 
-/// The responses among `lines`, with their ids' text ("" when absent).
-fn responses(lines: &[Vec<u8>]) -> impl Iterator<Item = (&[u8], &str)> {
+fn replies(text: &str) -> Owed {
+    Owed::Replies(text.split('\n').map(Reply::of).collect())
+}
+
+/// Whether a line's id is `key` (`None`: the line's id is `null`).
+fn has_key(c: &Classification<'_>, key: Option<&IdKey>) -> bool {
+    match key {
+        Some(key) => IdKey::of(c).as_ref() == Some(key),
+        None => c.id_kind == IdKind::Null,
+    }
+}
+
+/// The JSON-RPC responses among `lines`, with their classifications.
+fn responses(lines: &[Vec<u8>]) -> impl Iterator<Item = (&[u8], Classification<'_>)> {
     lines.iter().filter_map(|line| {
         let c = classify(line);
-        let id = if c.id_kind == IdKind::Absent { "" } else { c.id.unwrap_or_default() };
-        (c.kind == Kind::Response).then_some((line.as_slice(), id))
+        (c.kind == Kind::Response).then_some((line.as_slice(), c))
     })
 }
 
-/// Whether a response's id is the request's: the same text, or the same
-/// string once decoded, or the same integer (`-0` and `0`). A number
-/// written otherwise (`1e2` for `100`, digits lost to rounding) is
-/// another id.
-pub fn same_id(sent: &str, got: &str) -> bool {
-    if sent == got {
-        return true;
-    }
-    let (Ok(a), Ok(b)) =
-        (serde_json::from_str::<serde_json::Value>(sent), serde_json::from_str::<serde_json::Value>(got))
+/// A response's error code and message, where it has them.
+fn error_of(line: &[u8], c: &Classification<'_>) -> (Option<i64>, Option<String>) {
+    let Some(span) = c.spans.error else { return (None, None) };
+    let Some(Ok(Value::Object(error))) =
+        line.get(span.offset..span.offset + span.len).map(serde_json::from_slice::<Value>)
     else {
-        return false;
+        return (None, None);
     };
-    let integer = |text: &str| text.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit());
-    match (a, b) {
-        (serde_json::Value::String(a), serde_json::Value::String(b)) => a == b,
-        (serde_json::Value::Number(_), serde_json::Value::Number(_)) if integer(sent) && integer(got) => {
-            let digits = |text: &str| text.trim_start_matches('-').trim_start_matches('0').to_owned();
-            let negative = |text: &str| text.starts_with('-') && !digits(text).is_empty();
-            digits(sent) == digits(got) && negative(sent) == negative(got)
-        }
-        _ => false,
-    }
+    (error.get("code").and_then(Value::as_i64), error.get("message").and_then(Value::as_str).map(str::to_owned))
 }
 
-fn trimmed(line: &[u8]) -> &[u8] {
-    line.trim_ascii()
+fn text(line: &[u8]) -> String {
+    String::from_utf8_lossy(line).into_owned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn ids_match_as_a_host_would_match_them_and_rounded_ones_do_not() {
-        assert!(same_id("7", "7") && same_id("-0", "0") && same_id("\"a\"", "\"\\u0061\""));
-        assert!(!same_id("12345678901234567890123", "12345678901234567000000"));
-        assert!(!same_id("1e2", "100") && !same_id("1", "\"1\"") && !same_id("1", "2"));
+    fn lines(texts: &[&str]) -> Vec<Vec<u8>> {
+        texts.iter().map(|t| t.as_bytes().to_vec()).collect()
     }
 
     #[test]
-    fn verdicts_name_what_came_back() {
-        let reply = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
-        let owed = Owed::of(b"{oops", Profile::Mcp);
-        assert_eq!(owed, Owed::Reply(reply.to_owned()));
-        assert_eq!(owed.verdict(&[reply.as_bytes().to_vec()]), Verdict::Passed);
-        assert_eq!(owed.verdict(&[]), Verdict::Missing { owed: reply.to_owned() });
-        let other = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#.to_vec();
-        assert!(matches!(owed.verdict(&[other]), Verdict::Wrong { .. }));
+    fn a_reply_is_met_by_its_meaning_and_under_strict_by_its_text_too() {
+        let owing = Owing::of(b"{oops", Profile::Mcp, false);
+        let exact = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+        assert_eq!(owing.owed, Owed::Replies(vec![Reply::of(exact)]));
+        let spaced = r#"{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}"#;
+        let worded = r#"{"error":{"message":"Could not parse","code":-32700},"id":null,"jsonrpc":"2.0"}"#;
+        for got in [exact, spaced, worded] {
+            assert_eq!(owing.verdict(&lines(&[got])), Verdict::Passed, "{got}");
+        }
+        let strict = Owing { strict: true, ..owing.clone() };
+        assert_eq!(strict.verdict(&lines(&[spaced])), Verdict::Passed);
+        let verdict = strict.verdict(&lines(&[worded]));
+        assert!(matches!(verdict, Verdict::Worded { .. }), "{verdict:?}");
+        assert_eq!(strict.grade(&verdict), Some(Grade::Strict));
 
-        let request = Owed::of(br#"{"jsonrpc":"2.0","id":12345678901234567890123,"method":"ping"}"#, Profile::JsonRpc);
-        let rounded = br#"{"jsonrpc":"2.0","id":12345678901234567000000,"result":{}}"#.to_vec();
-        assert!(matches!(request.verdict(&[rounded]), Verdict::DifferentId { .. }));
-        assert_eq!(request.verdict(&[b"banner".to_vec()]), Verdict::Unanswered);
-        let answered = br#"{"jsonrpc":"2.0","id":12345678901234567890123,"result":{}}"#.to_vec();
-        assert_eq!(request.verdict(&[answered]), Verdict::Passed);
+        let other_code = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#;
+        let verdict = owing.verdict(&lines(&[other_code]));
+        assert!(matches!(verdict, Verdict::Wrong { .. }));
+        assert_eq!(owing.grade(&verdict), Some(Grade::Nonconforming));
+        let verdict = owing.verdict(&[]);
+        assert_eq!(verdict, Verdict::Missing { owed: exact.to_owned() });
+        // Nobody waits for a reply with a null id.
+        assert_eq!(owing.grade(&verdict), Some(Grade::Nonconforming));
+    }
 
-        let nothing = Owed::of(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#, Profile::Mcp);
+    #[test]
+    fn a_request_left_waiting_or_answered_by_another_id_is_harmful() {
+        let owing = Owing::of(br#"{"jsonrpc":"2.0","id":"\u0061","method":"ping"}"#, Profile::Mcp, false);
+        assert_eq!(owing.verdict(&lines(&[r#"{"jsonrpc":"2.0","id":"a","result":{}}"#])), Verdict::Passed);
+        assert_eq!(owing.verdict(&lines(&["banner"])), Verdict::Unanswered);
+        assert_eq!(owing.grade(&Verdict::Unanswered), Some(Grade::Harmful));
+        let other = owing.verdict(&lines(&[r#"{"jsonrpc":"2.0","id":"b","result":{}}"#]));
+        assert!(matches!(other, Verdict::DifferentId { .. }));
+        assert_eq!(owing.grade(&other), Some(Grade::Harmful));
+
+        // A damaged request (SPEC 10.6 (c)): owed -32700 by its id.
+        let damaged = Owing::of(br#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"#, Profile::Mcp, false);
+        let null_reply = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+        let verdict = damaged.verdict(&lines(&[null_reply]));
+        assert!(matches!(verdict, Verdict::Missing { .. }), "{verdict:?}");
+        assert_eq!(damaged.grade(&verdict), Some(Grade::Harmful));
+    }
+
+    #[test]
+    fn serving_what_only_portability_refuses_is_strict() {
+        // An id beyond 2^53: JSON-RPC allows it, the MCP profile owes -32600.
+        let owing = Owing::of(br#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#, Profile::Mcp, false);
+        assert!(owing.portability);
+        let served = owing.verdict(&lines(&[r#"{"jsonrpc":"2.0","id":9007199254740993,"result":{}}"#]));
+        assert!(matches!(served, Verdict::Wrong { .. }), "{served:?}");
+        assert_eq!(owing.grade(&served), Some(Grade::Strict));
+        let rounded = owing.verdict(&lines(&[r#"{"jsonrpc":"2.0","id":9007199254740992,"result":{}}"#]));
+        assert_eq!(owing.grade(&rounded), Some(Grade::Harmful));
+        // A result for a request MCP refuses for its members: nonconforming.
+        let members = Owing::of(br#"{"jsonrpc":"2.0","id":3,"method":"ping","x":1}"#, Profile::Mcp, false);
+        let served = members.verdict(&lines(&[r#"{"jsonrpc":"2.0","id":3,"result":{}}"#]));
+        assert_eq!(members.grade(&served), Some(Grade::Nonconforming));
+        // A reply where none is owed.
+        let nothing = Owing::of(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#, Profile::Mcp, false);
         assert_eq!(nothing.verdict(&[]), Verdict::Passed);
+        let unasked = nothing.verdict(&lines(&[r#"{"jsonrpc":"2.0","id":"u","result":{}}"#]));
+        assert_eq!(nothing.grade(&unasked), Some(Grade::Nonconforming));
     }
 }

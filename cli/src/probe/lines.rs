@@ -31,6 +31,11 @@ impl Group {
         }
     }
 
+    /// The group a JSON report's key names.
+    pub fn from_key(key: &str) -> Option<Group> {
+        Group::ALL.into_iter().find(|g| g.key() == key)
+    }
+
     /// The name as the JSON report spells it.
     pub fn key(self) -> &'static str {
         match self {
@@ -48,6 +53,8 @@ pub struct ProbeLine {
     pub group: Group,
     pub name: String,
     pub bytes: Vec<u8>,
+    /// Its number in the run a replay took it from.
+    pub number: Option<usize>,
 }
 
 /// The vectors, carried in the binary so that the probe needs no checkout.
@@ -66,6 +73,7 @@ pub fn all(random: usize, seed: u64) -> Vec<ProbeLine> {
         group: Group::Random,
         name: format!("random {n}"),
         bytes: generator.line(),
+        number: None,
     }));
     lines
 }
@@ -80,7 +88,7 @@ fn vectors(group: Group, file: &str) -> Vec<ProbeLine> {
                 (_, Value::String(hex)) => hex_bytes(hex)?,
                 _ => return None,
             };
-            (!bytes.contains(&b'\n')).then_some(ProbeLine { group, name, bytes })
+            (!bytes.contains(&b'\n')).then_some(ProbeLine { group, name, bytes, number: None })
         })
         .collect()
 }
@@ -89,8 +97,15 @@ fn hex_bytes(hex: &str) -> Option<Vec<u8>> {
     (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok()).collect()
 }
 
+/// The limit line `name`, made again (a replay of a line too long for a
+/// report to keep).
+pub fn limit_line(name: &str) -> Option<Vec<u8>> {
+    limits().into_iter().find(|line| line.name == name).map(|line| line.bytes)
+}
+
 fn limits() -> Vec<ProbeLine> {
-    let line = |name: &str, bytes: Vec<u8>| ProbeLine { group: Group::Limits, name: name.to_owned(), bytes };
+    let line =
+        |name: &str, bytes: Vec<u8>| ProbeLine { group: Group::Limits, name: name.to_owned(), bytes, number: None };
     let depth = 100_000;
     let deep = [
         &br#"{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"deep":"#[..],

@@ -1,219 +1,92 @@
 //! `jsonrpc-envelope probe -- COMMAND`: a stdio conformance report for any
-//! MCP server (SPEC §11). It starts COMMAND, completes the MCP handshake,
-//! sends each probe line followed by a keep-alive request, and judges what
-//! comes back against what the library says a server owes the line. It
-//! restarts a server that died or hung, and goes on.
+//! MCP server (SPEC §11). It starts COMMAND, opens a session in an era of
+//! MCP, sends each probe line followed by a keep-alive request, and judges
+//! what comes back, by meaning, against what the library says a server
+//! owes the line; every line the server writes is read as a client's
+//! session reads it. It restarts a server that died or hung, and goes on.
 
+mod ci;
+mod driver;
+mod era;
+mod json;
 mod judge;
+mod known;
+mod limit;
 mod lines;
 mod options;
+mod replay;
 mod report;
 mod server;
+mod stdout;
 
 use std::io::{self, Write};
-use std::time::{Duration, Instant};
 
-use jsonrpc_envelope::{Action, Kind, Line, Profile, Role, Session, classify, log_value};
-
-use judge::Owed;
-pub use judge::{Column, Verdict};
+pub use era::Era;
+pub use judge::{Grade, Verdict};
 pub use lines::Group;
 use lines::ProbeLine;
-pub use options::Options;
+pub use options::{EraChoice, Options};
 pub use report::Report;
-use server::{Out, Server};
-
-/// How long the probe waits after the keep-alive's answer for a reply owed
-/// that has not come yet (a server may answer requests out of order).
-const GRACE: Duration = Duration::from_millis(150);
 
 /// One line's outcome.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// Its place in the run, from 1 (what `--only` names).
+    pub number: usize,
     pub group: Group,
     pub name: String,
-    /// The line as `log_value` renders it.
-    pub shown: String,
+    /// The line's bytes, when it is short enough to keep (a line over the
+    /// limit is made again from its group and name).
+    pub bytes: Option<Vec<u8>>,
+    pub length: usize,
     pub verdict: Verdict,
+    pub grade: Option<Grade>,
+    /// What the server wrote for it (the answers to the probe's own
+    /// requests aside).
+    pub got: Vec<Vec<u8>>,
 }
 
-/// Runs the probe; progress goes to `progress` (stderr).
-pub fn run(options: &Options, progress: &mut dyn Write) -> io::Result<Report> {
-    let started = Instant::now();
-    let lines = lines::all(options.lines, options.seed);
-    let mut report = Report::new(options, lines.len());
-    let mut probe = Probe { options, server: None, keepalive: Keepalive::Ping, next_id: 0 };
-    for (n, line) in lines.iter().enumerate() {
-        if probe.server.is_none() {
-            probe.start(&mut report)?;
-        }
-        let verdict = probe.line(line, &mut report);
-        report.add(Outcome { group: line.group, name: line.name.clone(), shown: log_value(&line.bytes), verdict });
-        if (n + 1) % 200 == 0 || n + 1 == lines.len() {
-            let _ = writeln!(progress, "probe: {} of {} lines, {} failed", n + 1, lines.len(), report.failed());
-        }
-    }
-    if let Some(server) = probe.server.take() {
-        server.stop();
-    }
-    report.finish(started.elapsed(), probe.keepalive.method());
-    Ok(report)
-}
+/// Lines longer than this are not kept in a report (the limit lines are
+/// made again on replay).
+const KEPT_LINE: usize = 1 << 20;
 
-/// The cheap request sent after each line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Keepalive {
-    Ping,
-    /// For a server that answers `ping` with -32601.
-    ToolsList,
-}
-
-impl Keepalive {
-    fn method(self) -> &'static str {
-        match self {
-            Keepalive::Ping => "ping",
-            Keepalive::ToolsList => "tools/list",
-        }
-    }
-}
-
-struct Probe<'o> {
-    options: &'o Options,
-    server: Option<Server>,
-    keepalive: Keepalive,
-    next_id: u64,
-}
-
-/// How a wait for an answer ended.
-enum Waited {
-    Answered(Vec<u8>),
-    Died(String),
-    Hung,
-}
-
-impl Probe<'_> {
-    /// Starts the server and completes the MCP handshake.
-    fn start(&mut self, report: &mut Report) -> io::Result<()> {
-        let server = Server::start(&self.options.command).map_err(|e| {
-            io::Error::new(e.kind(), format!("cannot start {}: {e}", self.options.command[0].to_string_lossy()))
-        })?;
-        report.starts += 1;
-        self.server = Some(server);
-        let initialize = format!(
-            r#"{{"jsonrpc":"2.0","id":"probe-initialize","method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"jsonrpc-envelope probe","version":"{}"}}}}}}"#,
-            jsonrpc_envelope::VERSION
-        );
-        let mut got = Vec::new();
-        match self.request(initialize, "\"probe-initialize\"", &mut got) {
-            Waited::Answered(_) => {}
-            Waited::Died(how) => {
-                return Err(io::Error::other(format!("the server ended during the handshake ({how})")));
-            }
-            Waited::Hung => return Err(io::Error::other("the server did not answer initialize in time")),
-        }
-        report.stdout(&got);
-        self.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_vec());
-        // Which keep-alive this server answers.
-        if report.starts == 1 {
-            let id = self.fresh_id();
-            let ping = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
-            let mut got = Vec::new();
-            if let Waited::Answered(answer) = self.request(ping, &id, &mut got) {
-                let c = classify(&answer);
-                let not_found = c.has_error && String::from_utf8_lossy(&answer).contains("-32601");
-                if c.kind == Kind::Response && not_found {
-                    self.keepalive = Keepalive::ToolsList;
+/// Runs the probe: one report per era probed. Progress goes to `progress`
+/// (stderr). An error is a run that could not be made (exit status 2).
+pub fn run(options: &Options, progress: &mut dyn Write) -> io::Result<Vec<Report>> {
+    let plan = match &options.replay {
+        Some(path) => replay::plan(path, options)?,
+        None => vec![replay::Plan {
+            command: options.command.clone(),
+            profile: options.profile,
+            era: options.era,
+            lines: lines::all(options.lines, options.seed),
+            replay_of: None,
+            find_limit: true,
+        }],
+    };
+    let mut reports = Vec::new();
+    for plan in plan {
+        let eras: Vec<Option<Era>> = match plan.era {
+            EraChoice::Auto => vec![None],
+            EraChoice::Legacy => vec![Some(Era::Legacy)],
+            EraChoice::Modern => vec![Some(Era::Modern)],
+            EraChoice::Both => vec![Some(Era::Modern), Some(Era::Legacy)],
+        };
+        let both = plan.era == EraChoice::Both;
+        for era in eras {
+            match driver::probe(options, &plan, era, progress) {
+                Ok(report) => reports.push(report),
+                // Under `both`, an era the server does not speak is said,
+                // not failed.
+                Err(driver::Failure::Unsupported(why)) if both => {
+                    let _ = writeln!(progress, "probe: {why}");
+                    reports.push(Report::unsupported(options, &plan, era.unwrap_or(Era::Legacy), why));
                 }
-            }
-            report.stdout(&got);
-        }
-        Ok(())
-    }
-
-    fn fresh_id(&mut self) -> String {
-        self.next_id += 1;
-        format!("\"probe-{}\"", self.next_id)
-    }
-
-    fn send(&self, mut line: Vec<u8>) {
-        line.push(b'\n');
-        if let Some(server) = &self.server {
-            server.send(line);
-        }
-    }
-
-    /// Sends `line`, a request whose id is `id`, and waits for its answer,
-    /// keeping everything else the server writes in `got`.
-    fn request(&mut self, line: String, id: &str, got: &mut Vec<Vec<u8>>) -> Waited {
-        self.send(line.into_bytes());
-        let deadline = Instant::now() + self.options.timeout;
-        let Some(server) = self.server.as_mut() else { return Waited::Hung };
-        loop {
-            match server.recv(deadline) {
-                Some(Out::Line(bytes)) => {
-                    let c = classify(&bytes);
-                    if c.kind == Kind::Response && c.id.is_some_and(|got_id| judge::same_id(id, got_id)) {
-                        return Waited::Answered(bytes);
-                    }
-                    got.push(bytes);
-                }
-                Some(Out::TooLong(len)) => got.push(format!("(a line of {len} bytes)").into_bytes()),
-                Some(Out::Closed) => {
-                    let how = match server.exit_status(Instant::now() + Duration::from_secs(2)) {
-                        Some(status) => describe(status),
-                        None => "closed its stdout".to_owned(),
-                    };
-                    return Waited::Died(how);
-                }
-                None => return Waited::Hung,
+                Err(failure) => return Err(failure.into()),
             }
         }
     }
-
-    /// Sends one probe line and its keep-alive; judges what came back.
-    fn line(&mut self, line: &ProbeLine, report: &mut Report) -> Verdict {
-        let owed = Owed::of(&line.bytes, self.options.profile);
-        self.send(line.bytes.clone());
-        let id = self.fresh_id();
-        let keepalive = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{}"}}"#, self.keepalive.method());
-        let mut got = Vec::new();
-        let waited = self.request(keepalive, &id, &mut got);
-        if matches!(waited, Waited::Answered(_)) && !owed.is_met(&got) {
-            self.linger(&owed, &mut got);
-        }
-        report.stdout(&got);
-        match waited {
-            Waited::Answered(_) => owed.verdict(&got),
-            Waited::Died(how) => {
-                self.stop();
-                Verdict::Died { how }
-            }
-            Waited::Hung => {
-                self.stop();
-                Verdict::Hung
-            }
-        }
-    }
-
-    /// Reads on for a little while, for a reply owed that a server answering
-    /// out of order may still send.
-    fn linger(&mut self, owed: &Owed, got: &mut Vec<Vec<u8>>) {
-        let deadline = Instant::now() + GRACE.min(self.options.timeout);
-        let Some(server) = self.server.as_ref() else { return };
-        while !owed.is_met(got) {
-            match server.recv(deadline) {
-                Some(Out::Line(bytes)) => got.push(bytes),
-                Some(Out::TooLong(len)) => got.push(format!("(a line of {len} bytes)").into_bytes()),
-                Some(Out::Closed) | None => return,
-            }
-        }
-    }
-
-    fn stop(&mut self) {
-        if let Some(server) = self.server.take() {
-            server.stop();
-        }
-    }
+    Ok(reports)
 }
 
 /// An exit status as a person reads it.
@@ -226,16 +99,38 @@ fn describe(status: std::process::ExitStatus) -> String {
     }
 }
 
-/// Whether the library's client-side session would keep a line the server
-/// wrote from its host: a banner or log line on stdout (diverted), and a
-/// line that is not one message.
-fn stdout_fault(line: &[u8]) -> Option<&'static str> {
-    let mut session = Session::new(Role::Client, Profile::JsonRpc);
-    let c = classify(line);
-    let decided = session.decide(&Line::Complete { number: 1, bytes: line, classification: c.clone() });
-    match (decided.action, c.kind) {
-        (_, Kind::Batch) => Some("not_one_message"),
-        (Action::Divert, _) => Some("not_jsonrpc"),
-        _ => None,
+/// Writes the reports: text or JSON on `out`, and the `--junit` and
+/// `--sarif` files. Returns whether the run passed (no failure of the
+/// `--fail-on` grade or worse).
+pub fn write(options: &Options, reports: &[Report], out: &mut impl Write) -> io::Result<bool> {
+    if let Some(path) = &options.junit {
+        std::fs::write(path, ci::junit(reports))
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
     }
+    if let Some(path) = &options.sarif {
+        let log = serde_json::to_string_pretty(&ci::sarif(reports)).map_err(io::Error::from)?;
+        std::fs::write(path, log + "\n")
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
+    }
+    if options.json {
+        serde_json::to_writer_pretty(&mut *out, &json::document(reports)).map_err(io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        for (n, report) in reports.iter().enumerate() {
+            if n > 0 {
+                writeln!(out, "\n")?;
+            }
+            report.write_text(out)?;
+        }
+    }
+    Ok(reports.iter().all(Report::passed))
+}
+
+/// The JSON document `--json` writes when the run could not be made.
+pub fn error_document(options: &Options, error: &io::Error) -> serde_json::Value {
+    serde_json::json!({
+        "command": options.command.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>(),
+        "error": error.to_string(),
+        "passed": false,
+    })
 }

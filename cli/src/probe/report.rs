@@ -1,216 +1,281 @@
-//! The probe's report: a table a person reads at a glance, the first
-//! failures of each group, a summary line; or the same as one JSON document
-//! (SPEC §11).
+//! The probe's report (SPEC §11): a verdict line per grade, a table a
+//! person reads at a glance, the first failures of each group; the JSON
+//! form is `json.rs`, the CI forms `ci.rs`.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Duration;
 
-use jsonrpc_envelope::log_value;
-use serde_json::{Value, json};
+use jsonrpc_envelope::{Profile, log_value};
 
-use super::{Column, Group, Options, Outcome, Verdict, stdout_fault};
+use super::era::Era;
+use super::judge::{Grade, Verdict};
+use super::limit::Found;
+use super::replay::Plan;
+use super::stdout::Fault;
+use super::{Group, Options, Outcome, known};
 
-/// Failures kept per group, for the report.
+/// Failures the text report lists per group.
 const SHOWN: usize = 5;
+/// Lines kept per stdout fault.
+pub const KEPT: usize = 5;
+
+/// What the server wrote that a client's session finds wrong, per fault.
+#[derive(Debug, Default, Clone)]
+pub struct StdoutFaults {
+    pub count: usize,
+    /// Per grade.
+    pub graded: BTreeMap<Grade, usize>,
+    pub first: Vec<Vec<u8>>,
+}
 
 #[derive(Debug)]
 pub struct Report {
-    command: Vec<String>,
-    profile: &'static str,
-    seed: u64,
-    total: usize,
-    /// Per group, the count per column.
-    counts: BTreeMap<Group, [usize; Column::ALL.len()]>,
-    /// Per group, its first failures.
-    failures: BTreeMap<Group, Vec<Outcome>>,
-    /// Lines on stdout that are no JSON-RPC (banners, logs), and lines that
-    /// are not one message: their count and the first few.
-    not_jsonrpc: (usize, Vec<String>),
-    not_one_message: (usize, Vec<String>),
+    pub command: Vec<String>,
+    profile: Profile,
+    pub era: Era,
+    pub seed: u64,
+    pub strict: bool,
+    pub fail_on: Grade,
+    pub outcomes: Vec<Outcome>,
+    pub stdout: BTreeMap<Fault, StdoutFaults>,
     pub starts: usize,
-    seconds: f64,
-    keepalive: &'static str,
+    pub seconds: f64,
+    pub keepalive: &'static str,
+    pub server_info: Option<(String, String)>,
+    pub limit: Option<Found>,
+    pub shutdown: Option<String>,
+    /// The report this run replays.
+    pub replay_of: Option<String>,
+    /// Why the era was not probed (`--era both`).
+    pub unsupported: Option<String>,
 }
 
 impl Report {
-    pub fn new(options: &Options, total: usize) -> Report {
+    pub fn new(options: &Options, plan: &Plan, era: Era) -> Report {
         Report {
-            command: options.command.iter().map(|a| a.to_string_lossy().into_owned()).collect(),
-            profile: options.profile.name(),
+            command: plan.command.iter().map(|a| a.to_string_lossy().into_owned()).collect(),
+            profile: plan.profile,
+            era,
             seed: options.seed,
-            total,
-            counts: BTreeMap::new(),
-            failures: BTreeMap::new(),
-            not_jsonrpc: (0, Vec::new()),
-            not_one_message: (0, Vec::new()),
+            strict: options.strict,
+            fail_on: options.fail_on,
+            outcomes: Vec::new(),
+            stdout: BTreeMap::new(),
             starts: 0,
             seconds: 0.0,
-            keepalive: "ping",
+            keepalive: era.keepalive(),
+            server_info: None,
+            limit: None,
+            shutdown: None,
+            replay_of: plan.replay_of.clone(),
+            unsupported: None,
         }
     }
 
-    pub fn add(&mut self, outcome: Outcome) {
-        let column = outcome.verdict.column();
-        let at = Column::ALL.iter().position(|&c| c == column).unwrap_or(0);
-        self.counts.entry(outcome.group).or_default()[at] += 1;
-        if column != Column::Passed {
-            let kept = self.failures.entry(outcome.group).or_default();
-            if kept.len() < SHOWN {
-                kept.push(outcome);
-            }
+    pub fn unsupported(options: &Options, plan: &Plan, era: Era, why: String) -> Report {
+        Report { unsupported: Some(why), ..Report::new(options, plan, era) }
+    }
+
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Adds a line's outcome; returns its index, for a late answer.
+    pub fn add(&mut self, outcome: Outcome) -> usize {
+        self.outcomes.push(outcome);
+        self.outcomes.len() - 1
+    }
+
+    pub fn outcome_mut(&mut self, index: usize) -> &mut Outcome {
+        &mut self.outcomes[index]
+    }
+
+    pub fn regrade(&mut self, index: usize, verdict: Verdict, grade: Option<Grade>) {
+        let outcome = &mut self.outcomes[index];
+        outcome.verdict = verdict;
+        outcome.grade = grade;
+    }
+
+    pub fn stdout_fault(&mut self, (fault, grade): (Fault, Grade), line: &[u8]) {
+        let faults = self.stdout.entry(fault).or_default();
+        faults.count += 1;
+        *faults.graded.entry(grade).or_default() += 1;
+        if faults.first.len() < KEPT {
+            faults.first.push(line.to_vec());
         }
     }
 
-    /// Notes what the server wrote to stdout besides its answers.
-    pub fn stdout(&mut self, lines: &[Vec<u8>]) {
-        for line in lines {
-            let slot = match stdout_fault(line) {
-                Some("not_one_message") => &mut self.not_one_message,
-                Some(_) => &mut self.not_jsonrpc,
-                None => continue,
-            };
-            slot.0 += 1;
-            if slot.1.len() < SHOWN {
-                slot.1.push(log_value(line));
-            }
-        }
-    }
-
-    pub fn finish(&mut self, took: Duration, keepalive: &'static str) {
+    pub fn finish(&mut self, took: Duration, keepalive: &'static str, era: Era) {
         self.seconds = took.as_secs_f64();
         self.keepalive = keepalive;
+        self.era = era;
+    }
+
+    /// Failures of `grade`: lines, and lines on stdout.
+    pub fn count(&self, grade: Grade) -> usize {
+        self.lines_of(None, Some(grade)) + self.stdout_of(grade)
+    }
+
+    pub fn stdout_of(&self, grade: Grade) -> usize {
+        self.stdout.values().map(|f| f.graded.get(&grade).copied().unwrap_or(0)).sum()
+    }
+
+    /// Lines of `group` (all, with `None`) whose grade is `grade` (passed,
+    /// with `None`).
+    pub fn lines_of(&self, group: Option<Group>, grade: Option<Grade>) -> usize {
+        self.outcomes.iter().filter(|o| group.is_none_or(|g| o.group == g) && o.grade == grade).count()
+    }
+
+    pub fn lines_in(&self, group: Group) -> usize {
+        self.outcomes.iter().filter(|o| o.group == group).count()
     }
 
     /// Lines that did not pass.
     pub fn failed(&self) -> usize {
-        self.counts.values().map(|c| c[1..].iter().sum::<usize>()).sum()
+        self.outcomes.iter().filter(|o| o.grade.is_some()).count()
     }
 
-    /// Whether everything passed: every line, and nothing but messages on
-    /// stdout.
+    /// Whether no failure is of the `--fail-on` grade or worse.
     pub fn passed(&self) -> bool {
-        self.failed() == 0 && self.not_jsonrpc.0 == 0 && self.not_one_message.0 == 0
+        Grade::ALL.iter().filter(|&&g| g <= self.fail_on).all(|&g| self.count(g) == 0)
     }
 
-    fn count(&self, group: Group, column: Column) -> usize {
-        let at = Column::ALL.iter().position(|&c| c == column).unwrap_or(0);
-        self.counts.get(&group).map_or(0, |c| c[at])
+    /// The command as a shell would read it back.
+    pub fn command_line(&self) -> String {
+        self.command.iter().map(|a| shell_quoted(a)).collect::<Vec<_>>().join(" ")
     }
 
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        let replay = self.replay_of.as_deref().map(|r| format!(", replaying {r}")).unwrap_or_default();
         writeln!(
             out,
-            "jsonrpc-envelope probe: {} (profile {}, {} lines, seed {}, keep-alive {})\n",
-            self.command.join(" "),
-            self.profile,
-            self.total,
+            "jsonrpc-envelope probe: {} (profile {}, era {}, {} lines, seed {}, keep-alive {}{replay})",
+            self.command_line(),
+            self.profile.name(),
+            self.era.name(),
+            self.outcomes.len(),
             self.seed,
             self.keepalive
         )?;
-        write!(out, "{:<18} {:>6}", "group", "lines")?;
-        for column in Column::ALL {
-            write!(out, " {:>10}", column.name())?;
+        if let Some(why) = &self.unsupported {
+            return writeln!(out, "\nNOT PROBED: {why}");
+        }
+        if let Some((name, version)) = &self.server_info {
+            writeln!(out, "server: {name} {version}")?;
+        }
+        writeln!(out)?;
+        for grade in Grade::ALL {
+            let count = self.count(grade);
+            let state = match (count, grade <= self.fail_on) {
+                (0, _) => "ok",
+                (_, true) => "FAIL",
+                (_, false) => "(does not fail the run: --fail-on)",
+            };
+            writeln!(out, "{:<14} {count:>6}  {state:<4}  {}", grade.name(), grade.meaning())?;
+        }
+        if let Some(transport) = known::matching(&self.outcomes) {
+            writeln!(
+                out,
+                "\nwhere from: these failures match the stdio transport of {} (as measured with {}): they come from\n\
+                 that transport, not from the server's own code. `jsonrpc-envelope guard -- COMMAND` removes them,\n\
+                 as does this project's transport for that SDK: {}.",
+                transport.sdk, transport.measured, transport.ours
+            )?;
+        }
+        writeln!(out)?;
+        write!(out, "{:<18} {:>6} {:>8}", "group", "lines", "passed")?;
+        for grade in Grade::ALL {
+            write!(out, " {:>13}", grade.name())?;
         }
         writeln!(out)?;
         for group in Group::ALL {
-            let lines: usize = Column::ALL.iter().map(|&c| self.count(group, c)).sum();
+            let lines = self.lines_in(group);
             if lines == 0 {
                 continue;
             }
-            write!(out, "{:<18} {lines:>6}", group.name())?;
-            for column in Column::ALL {
-                write!(out, " {:>10}", self.count(group, column))?;
+            write!(out, "{:<18} {lines:>6} {:>8}", group.name(), self.lines_of(Some(group), None))?;
+            for grade in Grade::ALL {
+                write!(out, " {:>13}", self.lines_of(Some(group), Some(grade)))?;
             }
             writeln!(out)?;
         }
-        for (what, (count, first)) in [("not JSON-RPC", &self.not_jsonrpc), ("not one message", &self.not_one_message)]
-        {
-            if *count > 0 {
-                writeln!(out, "\nstdout: {count} lines {what}, such as:")?;
-                for line in first {
-                    writeln!(out, "  {line}")?;
-                }
+        let on_stdout: usize = self.stdout.values().map(|f| f.count).sum();
+        write!(out, "{:<18} {on_stdout:>6} {:>8}", "stdout", "")?;
+        for grade in Grade::ALL {
+            write!(out, " {:>13}", self.stdout_of(grade))?;
+        }
+        writeln!(out)?;
+        for (fault, faults) in &self.stdout {
+            writeln!(out, "\nstdout: {} lines {}, such as:", faults.count, fault.words())?;
+            for line in &faults.first {
+                writeln!(out, "  {}", log_value(line))?;
             }
         }
-        for (group, failures) in &self.failures {
+        for group in Group::ALL {
+            let failures: Vec<&Outcome> =
+                self.outcomes.iter().filter(|o| o.group == group && o.grade.is_some()).take(SHOWN).collect();
+            if failures.is_empty() {
+                continue;
+            }
             writeln!(out, "\nFirst failures, {}:", group.name())?;
             for failure in failures {
-                writeln!(out, "  {} [{}]", failure.name, failure.verdict.name())?;
-                writeln!(out, "    line: {}", failure.shown)?;
+                let grade = failure.grade.map_or("", Grade::name);
+                writeln!(out, "  #{} {} [{}, {grade}]", failure.number, failure.name, failure.verdict.name())?;
+                writeln!(
+                    out,
+                    "    line: {}",
+                    failure.bytes.as_deref().map_or_else(|| format!("({} bytes)", failure.length), log_value)
+                )?;
+                if let Some(owed) = failure.verdict.owed() {
+                    writeln!(out, "    owed: {owed}")?;
+                }
                 match &failure.verdict {
-                    Verdict::Missing { owed } => writeln!(out, "    owed: {owed}")?,
-                    Verdict::Wrong { owed, got } => {
-                        writeln!(out, "    owed: {}", owed.as_deref().unwrap_or("nothing"))?;
-                        writeln!(out, "    got:  {}", log_value(got.as_bytes()))?;
-                    }
-                    Verdict::DifferentId { got } => writeln!(out, "    got:  {}", log_value(got.as_bytes()))?,
+                    Verdict::Wrong { owed: None, .. } => writeln!(out, "    owed: nothing")?,
                     Verdict::Died { how } => writeln!(out, "    the server ended: {how}")?,
-                    Verdict::Unanswered | Verdict::Hung | Verdict::Passed => {}
+                    _ => {}
+                }
+                if let Some(got) = failure.got.first() {
+                    writeln!(out, "    got:  {}", log_value(got))?;
                 }
             }
         }
-        let failed = self.failed();
+        if let Some(limit) = &self.limit {
+            writeln!(out, "\nline limit: the server {}", limit.words())?;
+        }
+        if let Some(shutdown) = &self.shutdown {
+            writeln!(out, "shutdown: the server {shutdown}")?;
+        }
         let summary = if self.passed() { "PASSED" } else { "FAILED" };
+        let failed = self.failed();
         writeln!(
             out,
-            "\n{summary}: {} of {} lines passed, {failed} failed; {} lines on stdout not JSON-RPC; {} server starts; {:.1} s",
-            self.total - failed,
-            self.total,
-            self.not_jsonrpc.0 + self.not_one_message.0,
+            "\n{summary}: {} of {} lines passed, {failed} failed; {on_stdout} lines on stdout a client's session refuses; {} server starts; {:.1} s",
+            self.outcomes.len() - failed,
+            self.outcomes.len(),
             self.starts,
             self.seconds
         )
     }
+}
 
-    pub fn to_json(&self) -> Value {
-        let groups: serde_json::Map<String, Value> = Group::ALL
-            .iter()
-            .map(|&group| {
-                let mut counts = serde_json::Map::new();
-                counts.insert("lines".into(), Column::ALL.iter().map(|&c| self.count(group, c)).sum::<usize>().into());
-                for column in Column::ALL {
-                    counts.insert(column.name().into(), self.count(group, column).into());
-                }
-                (group.key().to_owned(), Value::Object(counts))
-            })
-            .collect();
-        let failures: Vec<Value> = self
-            .failures
-            .iter()
-            .flat_map(|(group, failures)| failures.iter().map(move |f| (group, f)))
-            .map(|(group, f)| {
-                let mut record =
-                    json!({"group": group.key(), "name": f.name, "line": f.shown, "verdict": f.verdict.name()});
-                match &f.verdict {
-                    Verdict::Missing { owed } => record["owed"] = owed.as_str().into(),
-                    Verdict::Wrong { owed, got } => {
-                        record["owed"] = owed.as_deref().into();
-                        record["got"] = got.as_str().into();
-                    }
-                    Verdict::DifferentId { got } => record["got"] = got.as_str().into(),
-                    Verdict::Died { how } => record["how"] = how.as_str().into(),
-                    _ => {}
-                }
-                record
-            })
-            .collect();
-        json!({
-            "command": self.command,
-            "profile": self.profile,
-            "seed": self.seed,
-            "keepalive": self.keepalive,
-            "lines": self.total,
-            "failed": self.failed(),
-            "groups": groups,
-            "failures": failures,
-            "stdout": {
-                "not_jsonrpc": {"count": self.not_jsonrpc.0, "first": self.not_jsonrpc.1},
-                "not_one_message": {"count": self.not_one_message.0, "first": self.not_one_message.1},
-            },
-            "server_starts": self.starts,
-            "seconds": self.seconds,
-            "passed": self.passed(),
-        })
+/// `arg` as a POSIX shell reads it back: as it is when it holds nothing a
+/// shell treats specially, else in single quotes.
+pub fn shell_quoted(arg: &str) -> String {
+    let plain = !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"@%+=:,./-_".contains(&b));
+    if plain { arg.to_owned() } else { format!("'{}'", arg.replace('\'', r"'\''")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_quoted;
+
+    #[test]
+    fn arguments_are_quoted_as_a_shell_reads_them() {
+        assert_eq!(shell_quoted("python3"), "python3");
+        assert_eq!(shell_quoted("my server.py"), "'my server.py'");
+        assert_eq!(shell_quoted("it's"), r"'it'\''s'");
+        assert_eq!(shell_quoted(""), "''");
+        assert_eq!(shell_quoted("$HOME"), "'$HOME'");
     }
 }

@@ -8,7 +8,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use jsonrpc_envelope::{Line, Reader};
 
@@ -76,13 +76,59 @@ impl Server {
             if Instant::now() >= deadline {
                 return None;
             }
-            thread::sleep(std::time::Duration::from_millis(5));
+            thread::sleep(Duration::from_millis(5));
         }
     }
 
-    /// Stops the server and its process group.
+    /// Stops the server and its process group at once: for a server that
+    /// died or hung.
     pub fn stop(self) {
         drop(self);
+    }
+
+    /// Shuts the server down as the MCP specification's stdio transport
+    /// says a client should: closes its stdin, waits for it to exit, then
+    /// sends SIGTERM, waits again, and only then SIGKILL. Says how it
+    /// ended.
+    pub fn shut_down(mut self, wait: Duration) -> Shutdown {
+        self.to_stdin = None;
+        if let Some(status) = self.exit_status(Instant::now() + wait) {
+            return Shutdown::Exited(status);
+        }
+        self.signal(libc::SIGTERM);
+        if let Some(status) = self.exit_status(Instant::now() + wait) {
+            return Shutdown::Terminated(status);
+        }
+        Shutdown::Killed
+    }
+
+    fn signal(&self, signal: libc::c_int) {
+        let group = self.child.id() as libc::pid_t;
+        // SAFETY: kill(2) with a process group id we made; no memory involved.
+        unsafe { libc::kill(-group, signal) };
+    }
+}
+
+/// How a shut-down server ended.
+#[derive(Debug, Clone, Copy)]
+pub enum Shutdown {
+    /// On its own once its stdin closed.
+    Exited(ExitStatus),
+    /// On SIGTERM.
+    Terminated(ExitStatus),
+    /// Only on SIGKILL.
+    Killed,
+}
+
+impl Shutdown {
+    pub fn describe(self) -> String {
+        match self {
+            Shutdown::Exited(status) => format!("exited when its stdin closed ({})", super::describe(status)),
+            Shutdown::Terminated(status) => {
+                format!("did not exit when its stdin closed; ended on SIGTERM ({})", super::describe(status))
+            }
+            Shutdown::Killed => "did not exit when its stdin closed nor on SIGTERM; killed".to_owned(),
+        }
     }
 }
 
@@ -90,9 +136,7 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.to_stdin = None;
-        let group = self.child.id() as libc::pid_t;
-        // SAFETY: kill(2) with a process group id we made; no memory involved.
-        unsafe { libc::kill(-group, libc::SIGKILL) };
+        self.signal(libc::SIGKILL);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
