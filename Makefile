@@ -109,7 +109,11 @@ setup-fuzz: setup-build
 
 # Python that can make virtual environments (Debian's python3-venv), and
 # pytest for every Python test: a virtual environment of $(PYTHON) in
-# target/pytest, so that nothing is installed into $(PYTHON) itself.
+# target/pytest, so that nothing is installed into $(PYTHON) itself. With
+# it, pinned, what tests read documents with: jsonschema (the probe's SARIF
+# logs against the SARIF schema, tests/probe/sarif_schema.py) and PyYAML
+# (the GitHub Action, action.yml, in tests/probe/test_action.py).
+PYTEST_REQUIREMENTS := 'pytest>=7' 'jsonschema==4.26.0' 'PyYAML==6.0.3'
 PYTEST := $(CURDIR)/target/pytest/bin/python -m pytest
 SETUP  += setup-venv setup-pytest
 .PHONY: setup-venv setup-pytest
@@ -118,7 +122,7 @@ setup-venv:
 	@PYTHON='$(PYTHON)' mk/venv.sh setup-venv
 
 setup-pytest: setup-venv
-	@PYTHON='$(PYTHON)' mk/venv.sh setup-pytest target/pytest 'pytest>=7'
+	@PYTHON='$(PYTHON)' mk/venv.sh setup-pytest target/pytest $(PYTEST_REQUIREMENTS)
 
 # A part's own setup script, bindings/NAME/ci-setup.sh or peers/ci-setup.sh,
 # as its setup target setup-NAME (see above); a binding's is a prerequisite
