@@ -33,6 +33,8 @@ And on every line, by these flags:
                         same meaning, other bytes
     --jsonrpc-messages  writes each error reply owed with JSON-RPC's own
                         message for its code ("Invalid Request", ...)
+    --max-line N        reads lines up to N bytes (the library's reader's
+                        limit; the MCP profile's by default)
 
 LINE is HEX@N: the line's bytes in hexadecimal (without its LF), and which
 time this server, counted across its restarts in --state DIR, receives that
@@ -95,6 +97,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--banner")
     parser.add_argument("--spaced", action="store_true")
     parser.add_argument("--jsonrpc-messages", action="store_true")
+    parser.add_argument("--max-line", type=int)
     for fault in FAULTS:
         parser.add_argument(f"--{fault}", type=planted, action="append", default=[], metavar="HEX@N")
     return parser.parse_args()
@@ -180,7 +183,7 @@ def main() -> None:
     faults = Faults(args)
     if args.banner is not None:
         write(args.banner.encode())
-    for line, c in je.read_messages(sys.stdin.buffer, profile=je.Profile.MCP):
+    for line, c in je.read_messages(sys.stdin.buffer, profile=je.Profile.MCP, max_line=args.max_line):
         if line is None:
             # Over the limit: owed what its first bytes name (SPEC 10.6 (d)).
             if c.reply_server is not None:

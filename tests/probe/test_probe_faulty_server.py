@@ -15,9 +15,11 @@ profile records in tests/vectors/mcp.jsonl), not from the probe.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import re
+import shutil
 import sys
 import xml.etree.ElementTree as ET
 import tempfile
@@ -141,6 +143,7 @@ def _command(state: Path) -> List[str]:
 
 _runs: Dict[str, object] = {}
 OUT = Path(tempfile.mkdtemp(prefix="probe-faulty-"))
+atexit.register(shutil.rmtree, OUT, True)
 SARIF = OUT / "probe.sarif"
 JUNIT = OUT / "probe.xml"
 
@@ -373,3 +376,17 @@ def test_replay_sends_the_failing_lines_again_and_finds_the_same_failures():
         one = want[-1][0]
         only = probe([], "--replay", str(saved), "--only", str(one), "--json", "--timeout", TIMEOUT)
         assert [key(f) for f in only.report["failures"]] == [w for w in want if w[0] == one], only.describe()
+
+
+def test_the_limit_lines_find_the_servers_own_limit_to_the_byte():
+    """A server that reads lines of up to 2,000,000 bytes (the library's
+    reader, told so) is found to answer a line of exactly that many bytes,
+    its LF counted, and not one byte more; the library's limit is beside it."""
+    limit = 2_000_000
+    with tempfile.TemporaryDirectory(prefix="faulty-server-") as state:
+        command = [sys.executable, SERVER, "--state", state, "--max-line", str(limit)]
+        r = probe(command, "--lines", "0", "--timeout", TIMEOUT, "--json")
+    assert r.status == 0, r.describe()
+    found = r.report["limit"]
+    assert (found["longest_answered"], found["shortest_unanswered"]) == (limit + 1, limit + 2), found
+    assert found["library"] > limit and found["tries"] <= 2 + found["library"].bit_length()

@@ -129,8 +129,10 @@ fn tries(driver: &mut Driver<'_>, length: usize) -> bool {
     }
 }
 
-/// Whether `line` is a response (valid or not) whose id is `id`'s text.
+/// Whether `line` is a result whose id is `id`'s text: the request was
+/// read and served (an error, such as "the line is longer than this peer
+/// reads", is no proof the line was read).
 fn answers(line: &[u8], id: &str) -> bool {
     let c = jsonrpc_envelope::classify(line);
-    c.id == Some(id) && c.method.is_none()
+    c.id == Some(id) && c.method.is_none() && c.has_result && !c.has_error
 }
