@@ -35,8 +35,8 @@ DIST_CARGO_HOME := $(or $(CARGO_HOME),$(HOME)/.cargo)
 DIST_RUST_SRC    = $(shell rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust
 DIST_RUSTC_HASH  = $(shell rustc -vV 2>/dev/null | sed -n 's/^commit-hash: //p')
 
-.PHONY: dist dist-python dist-go dist-c dist-tools test-dist \
-        test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-panic
+.PHONY: dist dist-python dist-go dist-c dist-crates dist-tools test-dist \
+        test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-crates test-dist-panic
 
 TESTS += test-dist
 
@@ -69,6 +69,20 @@ dist_cargo = PATH='$(DIST_TOOLS)/bin':"$$PATH" \
 $(DIST_BUILD)/libjsonrpc_envelope.so: $(DIST_TOOLS)/.installed FORCE
 	$(call dist_cargo,)
 
+# The CLI (`jsonrpc-envelope`: classify, lint, guard, probe) as it ships in
+# the wheel, the npm package and the C archive's bin/: the same zig build
+# against glibc 2.17, the library linked in statically, stripped.
+DIST_BIN := target/dist-bin
+$(DIST_BUILD)/jsonrpc-envelope: $(DIST_TOOLS)/.installed FORCE
+	PATH='$(DIST_TOOLS)/bin':"$$PATH" \
+	RUSTFLAGS='--remap-path-prefix=$(CURDIR)=jsonrpc-envelope --remap-path-prefix=$(DIST_CARGO_HOME)=cargo-home --remap-path-prefix=$(DIST_RUST_SRC)=/rustc/$(DIST_RUSTC_HASH)' \
+	nice $(CARGO) zigbuild --quiet --profile dist --locked -p jsonrpc-envelope-cli --bin jsonrpc-envelope --target $(DIST_TRIPLE).$(DIST_GLIBC)
+
+$(DIST_BIN)/jsonrpc-envelope: $(DIST_BUILD)/jsonrpc-envelope
+	mkdir -p $(DIST_BIN)
+	strip -o $(DIST_BIN)/.jsonrpc-envelope $(DIST_BUILD)/jsonrpc-envelope
+	mv -f $(DIST_BIN)/.jsonrpc-envelope $@
+
 # Each file is written aside and renamed into place: the C archive's
 # `make install` comes here again while the other artifacts may read them.
 $(DIST_LIB)/libjsonrpc_envelope.so: $(DIST_BUILD)/libjsonrpc_envelope.so
@@ -81,7 +95,7 @@ $(DIST_LIB)/libjsonrpc_envelope.so: $(DIST_BUILD)/libjsonrpc_envelope.so
 dist:
 	@test -n '$(DIST_VERSION)' && test -n '$(ABI)' || { echo "dist: no version or ABI found" >&2; exit 2; }
 	rm -rf $(DIST)
-	$(MAKE) --no-print-directory dist-python dist-go dist-c $(if $(JAVA_JDK),dist-java)
+	$(MAKE) --no-print-directory dist-python dist-go dist-c dist-crates dist-node $(if $(JAVA_JDK),dist-java)
 	@$(if $(JAVA_JDK),true,echo "dist: no Maven artifacts: no JDK $(JAVA_MIN) or newer (JAVA_HOME or /usr/lib/jvm/*)")
 	cd $(DIST) && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum > SHA256SUMS
 	@echo "dist: jsonrpc-envelope $(DIST_VERSION) (ABI $(ABI)) in $(DIST)/"
@@ -89,10 +103,11 @@ dist:
 # The sdist (setup.py adds the crate as `cargo package` makes it), then the
 # wheel built from that sdist around the library built above; auditwheel
 # checks that it needs nothing newer than glibc 2.17 and tags it so.
-dist-python: $(DIST_LIB)/libjsonrpc_envelope.so
+dist-python: $(DIST_LIB)/libjsonrpc_envelope.so $(DIST_BIN)/jsonrpc-envelope
 	rm -rf target/dist-python
 	mkdir -p target/dist-python $(DIST)
 	SOURCE_DATE_EPOCH=$(DIST_EPOCH) JSONRPC_ENVELOPE_BUNDLE_LIB='$(CURDIR)/$(DIST_LIB)/libjsonrpc_envelope.so' \
+		JSONRPC_ENVELOPE_BUNDLE_CLI='$(CURDIR)/$(DIST_BIN)/jsonrpc-envelope' \
 		'$(DIST_TOOLS)/bin/python' -m build --outdir target/dist-python bindings/python > target/dist-python/build.log 2>&1 \
 		|| { cat target/dist-python/build.log; exit 1; }
 	PATH='$(DIST_TOOLS)/bin':"$$PATH" auditwheel repair --plat $(DIST_PLAT) --wheel-dir $(DIST) \
@@ -106,23 +121,35 @@ dist-go: $(DIST_LIB)/libjsonrpc_envelope.so
 		--license LICENSE-MIT --license LICENSE-APACHE
 
 # `make install` into a staging directory, with a .pc that finds its prefix
-# from its own place; the CMake package already does.
-dist-c: $(DIST_LIB)/libjsonrpc_envelope.so
+# from its own place; the CMake package already does; and the CLI in bin/.
+dist-c: $(DIST_LIB)/libjsonrpc_envelope.so $(DIST_BIN)/jsonrpc-envelope
 	rm -rf target/dist-c
 	$(MAKE) --no-print-directory install-cpp CPP_INSTALL_LIB=$(DIST_LIB) PREFIX=/$(DIST_C_NAME) \
 		DESTDIR='$(CURDIR)/target/dist-c' 'PC_PREFIX=$$$${pcfiledir}/../..' CPP_OUT=target/dist-c/configured
+	install -D -m 0755 $(DIST_BIN)/jsonrpc-envelope target/dist-c/$(DIST_C_NAME)/bin/jsonrpc-envelope
 	install -d target/dist-c/$(DIST_C_NAME)/share/doc/jsonrpc-envelope
 	install -m 0644 README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE target/dist-c/$(DIST_C_NAME)/share/doc/jsonrpc-envelope/
 	mkdir -p $(DIST)
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(DIST_EPOCH) \
 		-C target/dist-c -cf - $(DIST_C_NAME) | gzip -9n > $(DIST)/$(DIST_C_NAME).tar.gz
 
+# The library's crate and the CLI's, as crates.io would get them: `cargo
+# package` of both. Its own check, a build of each from its package, is left
+# to test-dist-crates, which builds and installs the CLI's package against
+# the library's from dist/ alone (the same build, done once).
+dist-crates:
+	mkdir -p $(DIST)/crates
+	$(CARGO) package --quiet --locked --allow-dirty --no-verify -p jsonrpc-envelope -p jsonrpc-envelope-cli --target-dir target/dist-crates
+	cp target/dist-crates/package/jsonrpc-envelope-$(DIST_VERSION).crate \
+		target/dist-crates/package/jsonrpc-envelope-cli-$(DIST_VERSION).crate $(DIST)/crates/
+
 # ---- tests of the artifacts ---------------------------------------------
 
 DIST_TEST_ENV = DIST='$(CURDIR)/$(DIST)' VERSION='$(DIST_VERSION)' ABI='$(ABI)' \
-	VECTORS='$(CURDIR)/tests/vectors' PYTHON='$(PYTHON)'
+	VECTORS='$(CURDIR)/tests/vectors' PYTHON='$(PYTHON)' DIST_TOOLS='$(DIST_TOOLS)' \
+	NAIVE_SERVER='$(CURDIR)/examples/guard/naive_server.py'
 
-test-dist: test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-panic test-dist-java
+test-dist: test-dist-contents test-dist-python test-dist-go test-dist-c test-dist-crates test-dist-node test-dist-panic test-dist-java
 
 test-dist-contents: dist
 	$(PYTHON) tests/dist/check_artifacts.py --dist $(DIST) --version $(DIST_VERSION) --abi $(ABI) \
@@ -140,6 +167,9 @@ test-dist-go: dist
 
 test-dist-c: dist
 	$(DIST_TEST_ENV) CC='$(CC)' CXX='$(CXX)' CMAKE='$(CMAKE)' PKG_CONFIG='$(PKG_CONFIG)' tests/dist/test_c.sh
+
+test-dist-crates: dist
+	$(DIST_TEST_ENV) CARGO='$(CARGO)' tests/dist/test_crates.sh
 
 # The shipped library is linked by zig, whose unwinder is not the system's
 # libgcc_s: tests/c/panic_test.c against the same build with the panic-test

@@ -119,6 +119,17 @@ pub mod rules;
 pub mod scan;
 pub mod session;
 
+/// The project's test vectors (`tests/vectors/`, SPEC §7), as text: one JSON
+/// record per line, each a line and what the rules make of it. The CLI's
+/// probe sends every line of them to a server (SPEC §11).
+#[cfg(feature = "vectors")]
+pub mod vectors {
+    /// `envelope.jsonl`: the envelope rules (SPEC §2 to §4).
+    pub const ENVELOPE: &str = include_str!("../tests/vectors/envelope.jsonl");
+    /// `mcp.jsonl`: the MCP profile (SPEC §10), every envelope line included.
+    pub const MCP: &str = include_str!("../tests/vectors/mcp.jsonl");
+}
+
 pub use fallible::OutOfMemory;
 pub use log_text::{LOG_VALUE_MAX_UNITS, log_value};
 pub use reader::{Batch, DEFAULT_MAX_LINE, Line, MCP_MAX_LINE, Reader, TOO_LONG};

@@ -3,10 +3,14 @@
 # path), its symbols kept out of the addon's exports. Built by `npm run build` (node-gyp, against the Node headers of
 # the running node; see scripts/build.mjs). `jsonrpc_lib` may name another
 # archive: node-gyp rebuild -- -Djsonrpc_lib=/path/libjsonrpc_envelope.a
+# `jsonrpc_hide` is the linker flag that keeps them out: a linker without
+# --exclude-libs (zig's, for `make dist-node`) is given a version script,
+# -Djsonrpc_hide=-Wl,--version-script=scripts/addon.map
 {
   "variables": {
     "jsonrpc_root%": "<(module_root_dir)/../..",
-    "jsonrpc_lib%": "<(module_root_dir)/../../target/release/libjsonrpc_envelope.a"
+    "jsonrpc_lib%": "<(module_root_dir)/../../target/release/libjsonrpc_envelope.a",
+    "jsonrpc_hide%": "-Wl,--exclude-libs,ALL"
   },
   "targets": [
     {
@@ -23,7 +27,7 @@
         "-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"
       ],
       "ldflags": [
-        "-Wl,--exclude-libs,ALL",
+        "<(jsonrpc_hide)",
         "-Wl,--gc-sections"
       ]
     }

@@ -10,6 +10,13 @@ jsonrpc_envelope/_ffi.py looks for it, and is tagged py3-none-<platform>: the
 library is native, but ctypes does not depend on the CPython ABI, so one
 wheel serves every Python 3 of a platform.
 
+The wheel also carries the command-line tool, `jsonrpc-envelope` (classify,
+lint, guard, probe), as jsonrpc_envelope/_bin/jsonrpc-envelope, run by the
+`jsonrpc-envelope` console script and `python -m jsonrpc_envelope`:
+JSONRPC_ENVELOPE_BUNDLE_CLI names one built beforehand (`make dist`'s, for
+the same old glibc); in a checkout, cargo builds it (the CLI crate, cli/);
+an sdist carries only the library's crate, and its wheel no command.
+
 Neither maturin nor setuptools-rust fits a library that Python loads with
 ctypes: maturin has no model for a plain C-ABI library (it makes one a cffi
 module), and setuptools-rust names it as a CPython extension module and
@@ -115,6 +122,34 @@ def build_library():
     return found
 
 
+def build_cli():
+    """The command-line tool to bundle: JSONRPC_ENVELOPE_BUNDLE_CLI's, or
+    in a checkout `cargo build --release --bin jsonrpc-envelope`'s; None
+    where there is no CLI crate (an sdist)."""
+    if os.environ.get("JSONRPC_ENVELOPE_BUNDLE_CLI"):
+        return os.environ["JSONRPC_ENVELOPE_BUNDLE_CLI"]
+    cli_manifest = os.path.join(CRATE, "cli", "Cargo.toml")
+    if not os.path.isfile(cli_manifest):
+        return None
+    cargo = os.environ.get("CARGO", "cargo")
+    command = [
+        cargo, "build", "--release", "--locked", "--manifest-path", cli_manifest,
+        "--bin", "jsonrpc-envelope", "--message-format=json-render-diagnostics",
+    ]
+    sys.stderr.write("jsonrpc-envelope build: %s\n" % " ".join(command))
+    process = subprocess.run(command, stdout=subprocess.PIPE, cwd=CRATE, check=False)
+    if process.returncode != 0:
+        fail("cargo build of the command-line tool failed (exit status %d)" % process.returncode)
+    for line in process.stdout.decode("utf-8", "replace").splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if message.get("reason") == "compiler-artifact" and message.get("executable"):
+            return message["executable"]
+    fail("cargo built no jsonrpc-envelope command")
+
+
 class BuildPyWithLibrary(build_py):
     """build_py, plus the Rust library copied into the package."""
 
@@ -131,6 +166,17 @@ class BuildPyWithLibrary(build_py):
         self.mkpath(os.path.dirname(target))
         shutil.copyfile(library, target)
         os.chmod(target, 0o755)
+        if getattr(self, "editable_mode", False):
+            return
+        cli = build_cli()
+        if cli is None:
+            return
+        if not os.path.isfile(cli):
+            fail("the command-line tool %r is no file" % cli)
+        command = os.path.join(self.build_lib, "jsonrpc_envelope", "_bin", "jsonrpc-envelope")
+        self.mkpath(os.path.dirname(command))
+        shutil.copyfile(cli, command)
+        os.chmod(command, 0o755)
 
 
 class SdistWithCrate(sdist):

@@ -26,6 +26,9 @@ FORBIDDEN_PATHS = re.compile(
     r"(^|/)(__pycache__|\.pytest_cache|\.mypy_cache|\.git|target|bench|fuzz|corpus|cli|tests?|vectors)(/|$)"
     r"|\.pyc$|\.test$|\.o$|(^|/)\.DS_Store$"
 )
+# Shipped on purpose: the vectors the library's `vectors` feature reads (the
+# crate, and the sdist's copy of it).
+SHIPPED_VECTORS = re.compile(r"(^|/)tests/vectors/(envelope|mcp)\.jsonl$")
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -73,7 +76,7 @@ class Checker:
         for name, data in sorted(files.items()):
             if not name.startswith(prefix):
                 wrong.append("%s is outside %s" % (name, prefix))
-            if FORBIDDEN_PATHS.search(name[len(prefix):]):
+            if FORBIDDEN_PATHS.search(name[len(prefix):]) and not SHIPPED_VECTORS.search(name):
                 wrong.append("%s should not be shipped" % name)
             for text in self.forbid:
                 if text in data:
@@ -113,12 +116,14 @@ def main() -> int:
 
     # The Python wheel.
     wheel = "jsonrpc_envelope-%s-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl" % v
-    c.size(wheel, os.path.join(dist, wheel), 1 * MiB)
+    c.size(wheel, os.path.join(dist, wheel), 4 * MiB)
     files = zip_members(os.path.join(dist, wheel))
     c.contents(wheel, files, "")
     c.has(wheel, files, ["jsonrpc_envelope/" + n for n in (
-        "__init__.py", "_ffi.py", "py.typed", "libjsonrpc_envelope.so",
+        "__init__.py", "_ffi.py", "py.typed", "libjsonrpc_envelope.so", "__main__.py", "_bin/jsonrpc-envelope",
     )])
+    c.equal(wheel + ": console script", field(files.get("jsonrpc_envelope-%s.dist-info/entry_points.txt" % v, b""),
+                                              r"^jsonrpc-envelope = (\S+)$"), "jsonrpc_envelope.__main__:main")
     meta = "jsonrpc_envelope-%s.dist-info/" % v
     c.equal(wheel + ": version", field(files.get(meta + "METADATA", b""), r"^Version: (\S+)$"), v)
     c.equal(wheel + ": tags", re.findall(r"^Tag: (\S+)$", files.get(meta + "WHEEL", b"").decode(), re.M),
@@ -155,7 +160,7 @@ def main() -> int:
         "lib/pkgconfig/jsonrpc-envelope.pc",
         "lib/cmake/jsonrpc_envelope/jsonrpc_envelopeConfig.cmake",
         "lib/cmake/jsonrpc_envelope/jsonrpc_envelopeConfigVersion.cmake",
-        "share/doc/jsonrpc-envelope/CHANGELOG.md",
+        "share/doc/jsonrpc-envelope/CHANGELOG.md", "bin/jsonrpc-envelope",
     )])
     c.equal(archive + ": links", links, {top + "lib/libjsonrpc_envelope.so": "libjsonrpc_envelope.so.%s" % abi})
     pc = files.get(top + "lib/pkgconfig/jsonrpc-envelope.pc", b"")
@@ -208,8 +213,33 @@ def main() -> int:
             c.contents(jar, members, "")
             c.has(jar, members, wanted)
             c.has(artifact + " " + v, sorted(os.listdir(at)), [jar, "%s-%s.pom" % (artifact, v)])
+    # The crates, as `cargo package` makes them: the library (with the
+    # vectors its `vectors` feature reads) and the CLI.
+    crates = os.path.join(dist, "crates")
+    for crate, wanted in (
+        ("jsonrpc-envelope", ["src/lib.rs", "build.rs", "Cargo.lock", "tests/vectors/envelope.jsonl",
+                              "tests/vectors/mcp.jsonl"]),
+        ("jsonrpc-envelope-cli", ["src/main.rs", "src/probe/mod.rs", "README.md", "Cargo.lock"]),
+    ):
+        name = "%s-%s" % (crate, v)
+        files, links = tar_members(os.path.join(crates, name + ".crate"))
+        c.contents(name + ".crate", files, name + "/")
+        c.has(name + ".crate", files, [name + "/" + n for n in wanted])
+        c.equal(name + ".crate: version", field(files.get(name + "/Cargo.toml", b""), r'^version = "([^"]+)"$'), v)
+    c.equal("dist/crates holds", sorted(os.listdir(crates)),
+            ["jsonrpc-envelope-%s.crate" % v, "jsonrpc-envelope-cli-%s.crate" % v])
+
+    # The npm package: the Node-API addon and the CLI.
+    npm = "jsonrpc-envelope-%s.tgz" % v
+    c.size(npm, os.path.join(dist, npm), 8 * MiB)
+    files, links = tar_members(os.path.join(dist, npm))
+    c.contents(npm, files, "package/")
+    c.has(npm, files, ["package/package.json", "package/lib/index.cjs", "package/bin/jsonrpc-envelope.cjs"])
+    c.equal(npm + ": bin", json.loads(files.get("package/package.json", b"{}")).get("bin"),
+            {"jsonrpc-envelope": "bin/jsonrpc-envelope.cjs"})
+
     # Nothing else in dist/, and the checksums hold.
-    c.equal("dist/ holds", found, sorted([wheel, sdist, archive, "goproxy", "SHA256SUMS"] + extra))
+    c.equal("dist/ holds", found, sorted([wheel, sdist, archive, npm, "crates", "goproxy", "SHA256SUMS"] + extra))
     wrong = []
     with open(os.path.join(dist, "SHA256SUMS"), encoding="utf-8") as sums:
         for line in sums:

@@ -4,9 +4,10 @@
 # bindings/cpp/tests/consumers build against it alone (a C program through
 # pkg-config, shared and static; C and C++ programs through CMake's
 # find_package, shared and static) and run, each loading the library from
-# the prefix.
+# the prefix. Its bin/jsonrpc-envelope (the CLI) runs from there, with
+# nothing else on PATH from the checkout (tests/dist/cli_check.sh).
 #
-# Environment: DIST, VERSION, ABI; CC, CXX, CMAKE, PKG_CONFIG.
+# Environment: DIST, VERSION, ABI; CC, CXX, CMAKE, PKG_CONFIG; NAIVE_SERVER.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,4 +31,6 @@ others=$(nm -D --defined-only "$lib/libjsonrpc_envelope.so.$ABI" | awk '$3 !~ /^
 test "$(PKG_CONFIG_LIBDIR=$lib/pkgconfig ${PKG_CONFIG:-pkg-config} --variable=prefix jsonrpc-envelope | xargs realpath)" = "$(realpath "$prefix")"
 
 "$here/../../bindings/cpp/tests/consumers/run.sh" "$prefix" "$work/consumers" "$ABI"
+cp "$NAIVE_SERVER" "$work/naive_server.py"
+(cd "$work" && "$here/cli_check.sh" "c bin/" "$work/naive_server.py" "$prefix/bin/jsonrpc-envelope")
 echo "test-dist c: $name.tar.gz, unpacked and moved: ok ($((SECONDS - start)) s)"

@@ -53,3 +53,11 @@ def test_pip_install_into_a_fresh_venv(tmp_path: Any) -> None:
     # And plainly, as the issue asks.
     plain = subprocess.run([python, "-c", "import jsonrpc_envelope"], env=env, cwd=str(tmp_path))
     assert plain.returncode == 0
+
+    # The command-line tool comes with it, built from the checkout: the
+    # console script and `python -m jsonrpc_envelope`, in this process's place.
+    for command in ([str(venv / "bin" / "jsonrpc-envelope")], [python, "-m", "jsonrpc_envelope"]):
+        run = subprocess.run([*command, "--version"], env=env, cwd=str(tmp_path), stdout=subprocess.PIPE, text=True)
+        assert (run.returncode, run.stdout) == (0, f"jsonrpc-envelope {version}\n"), command
+    usage = subprocess.run([python, "-m", "jsonrpc_envelope", "probe"], env=env, cwd=str(tmp_path), capture_output=True, text=True)
+    assert usage.returncode == 2 and "<COMMAND>" in usage.stderr, usage.stderr

@@ -57,9 +57,9 @@ pub struct ProbeLine {
     pub number: Option<usize>,
 }
 
-/// The vectors, carried in the binary so that the probe needs no checkout.
-const ENVELOPE: &str = include_str!("../../../tests/vectors/envelope.jsonl");
-const MCP: &str = include_str!("../../../tests/vectors/mcp.jsonl");
+/// The vectors, carried in the binary (the library's `vectors` feature) so
+/// that the probe needs no checkout.
+use jsonrpc_envelope::vectors::{ENVELOPE, MCP};
 
 /// Every line the probe sends, in order: the vectors, the limits, then
 /// `random` lines from `seed`. Vector lines that hold an LF (they would be
