@@ -205,6 +205,7 @@ include peers/rules.mk
 include tests/guard/rules.mk
 include tests/sessions/rules.mk
 include tests/probe/rules.mk
+include tests/recipes/rules.mk
 # Release artifacts (make dist) and their tests (test-dist).
 include packaging/rules.mk
 
