@@ -62,7 +62,7 @@ fn a_banner_on_stdout_is_exit_1_and_json_names_it() {
 
 #[test]
 fn a_server_that_cannot_start_or_fails_the_handshake_is_one_line_and_exit_2() {
-    let cases: [(&[&str], &[&str], &str); 5] = [
+    let cases: [(&[&str], &[&str], &str); 6] = [
         (&[], &["jsonrpc-envelope-no-such-server"], "cannot start jsonrpc-envelope-no-such-server: "),
         (&[], &["sh", "-c", "exit 3"], "the server ended on server/discover (exit status 3)"),
         (&["--era", "legacy"], &["sh", "-c", "exit 3"], "the server ended on initialize (exit status 3)"),
@@ -72,14 +72,17 @@ fn a_server_that_cannot_start_or_fails_the_handshake_is_one_line_and_exit_2() {
             &["sh", "-c", "exec sleep 3"],
             "the server did not answer server/discover in time: it does not speak the modern era",
         ),
+        (&["--timeout", "0.2", "--era", "both"], &["sh", "-c", "exec sleep 3"], "the server speaks neither era: "),
     ];
     for (options, command, why) in cases {
         let command: Vec<String> = command.iter().map(|&a| a.to_owned()).collect();
         let (code, out, stderr) = probe(options, &command);
         assert_eq!(code, Some(2), "{command:?}: {stderr}");
         assert!(out.is_empty(), "{command:?}: {out}");
-        assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr}");
-        assert!(stderr.starts_with(&format!("jsonrpc-envelope probe: {why}")), "{command:?}: {stderr}");
+        // One line says why (under `both`, a progress line per era before it).
+        let said: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("probe: ")).collect();
+        assert_eq!(said.len(), 1, "{command:?}: {stderr}");
+        assert!(said[0].starts_with(&format!("jsonrpc-envelope probe: {why}")), "{command:?}: {stderr}");
     }
 }
 

@@ -390,3 +390,22 @@ def test_the_limit_lines_find_the_servers_own_limit_to_the_byte():
     found = r.report["limit"]
     assert (found["longest_answered"], found["shortest_unanswered"]) == (limit + 1, limit + 2), found
     assert found["library"] > limit and found["tries"] <= 2 + found["library"].bit_length()
+
+
+def test_a_server_that_cannot_be_started_again_fails_every_line_left_as_harmful():
+    """It exits on the first vector line, and every later start fails: the
+    lines left are a session that ended (harmful), the run ends with exit
+    status 1 and its report, not 2."""
+    first = LINES[0]
+    with tempfile.TemporaryDirectory(prefix="faulty-server-") as state:
+        started = Path(state) / "started"
+        script = f'[ -e "{started}" ] && exit 1; touch "{started}"; exec "$@"'
+        command = ["sh", "-c", script, "sh", sys.executable, SERVER, "--state", state, "--exit", f"{first.line.hex()}@1"]
+        r = probe(command, "--lines", "5", "--timeout", TIMEOUT, "--json")
+    assert r.status == 1, r.describe()
+    report = r.report
+    failures = report["failures"]
+    assert len(failures) == report["lines"] and report["grades"]["harmful"] == report["lines"]
+    assert failures[0]["how"] == "exit status 3"
+    assert all(f["verdict"] == "died" and f["how"].startswith("could not be started again: ") for f in failures[1:])
+    assert report["server_starts"] == 2 and report["limit"] is None

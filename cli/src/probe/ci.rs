@@ -209,6 +209,17 @@ pub fn junit(reports: &[Report]) -> String {
     let mut xml =
         String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"jsonrpc-envelope probe\">\n");
     for r in reports {
+        if let Some(why) = &r.unsupported {
+            let _ = writeln!(
+                xml,
+                "  <testsuite name=\"{} era\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n    \
+                 <testcase classname=\"probe.{}\" name=\"session\">\n      <skipped message=\"{}\"/>\n    </testcase>\n  </testsuite>",
+                r.era.name(),
+                r.era.name(),
+                escape(why)
+            );
+            continue;
+        }
         let fails = |grade: Option<Grade>| grade.is_some_and(|g| g <= r.fail_on);
         for group in Group::ALL {
             let cases: Vec<&Outcome> = r.outcomes.iter().filter(|o| o.group == group).collect();
@@ -271,6 +282,17 @@ pub fn junit(reports: &[Report]) -> String {
                         faults.graded.keys().next().map_or("", |g| g.name()),
                         faults.count,
                         escape(fault.words()),
+                        escape(&first)
+                    );
+                }
+                Some(faults) if faults.count > 0 => {
+                    let first = faults.first.iter().map(|l| log_value(l)).collect::<Vec<_>>().join("\n");
+                    let _ = write!(
+                        xml,
+                        ">\n      <system-out>{} lines {} ({})\n{}</system-out>\n    </testcase>\n",
+                        faults.count,
+                        escape(fault.words()),
+                        faults.graded.keys().map(|g| g.name()).collect::<Vec<_>>().join(", "),
                         escape(&first)
                     );
                 }

@@ -10,7 +10,7 @@ use jsonrpc_envelope::{IdKey, Kind, classify};
 use serde_json::Value;
 
 use super::era::Era;
-use super::judge::{Owing, Verdict};
+use super::judge::{Grade, Owing, Verdict};
 use super::replay::Plan;
 use super::report::Report;
 use super::server::{Out, Server};
@@ -75,6 +75,9 @@ pub struct Driver<'o> {
     next_id: u64,
     stdout: Judge,
     pending: Vec<Pending>,
+    /// The ids of the probe's own requests it stopped waiting for (an
+    /// opening or keep-alive that timed out): a late answer is no line's.
+    abandoned: Vec<String>,
     pub report: Report,
 }
 
@@ -91,15 +94,25 @@ pub fn probe(options: &Options, plan: &Plan, era: Option<Era>, progress: &mut dy
         next_id: 0,
         stdout: Judge::new(plan.profile, first_era),
         pending: Vec::new(),
+        abandoned: Vec::new(),
         report: Report::new(options, plan, first_era),
     };
     driver.start(era.is_none())?;
     let total = plan.lines.len();
+    // Once the server cannot be started again, every line left is a line
+    // of a session that ended (harmful), without a try for each.
+    let mut gone: Option<String> = None;
     for (n, line) in plan.lines.iter().enumerate() {
-        if driver.server.is_none() {
-            driver.start(false)?;
+        if driver.server.is_none()
+            && gone.is_none()
+            && let Err(failure) = driver.start(false)
+        {
+            gone = Some(format!("could not be started again: {}", io::Error::from(failure)));
         }
-        driver.line(n, line, plan);
+        match &gone {
+            Some(how) => driver.not_sent(n, line, how),
+            None => driver.line(n, line, plan),
+        }
         if (n + 1) % 200 == 0 || n + 1 == total {
             let _ = writeln!(
                 progress,
@@ -111,7 +124,7 @@ pub fn probe(options: &Options, plan: &Plan, era: Option<Era>, progress: &mut dy
         }
     }
     driver.linger(<[Pending]>::is_empty);
-    if plan.find_limit {
+    if plan.find_limit && gone.is_none() {
         let _ = writeln!(progress, "probe: finding the server's line limit");
         let found = limit::find(&mut driver, plan.profile);
         driver.report.limit = Some(found);
@@ -230,6 +243,12 @@ impl Driver<'_> {
         }
     }
 
+    /// Whether `id` (JSON text) is that of a request of the probe's own it
+    /// stopped waiting for.
+    fn is_abandoned(&self, id: &str) -> bool {
+        self.abandoned.iter().any(|a| a == id)
+    }
+
     pub fn fresh_id(&mut self) -> String {
         self.next_id += 1;
         format!("\"probe-{}\"", self.next_id)
@@ -273,7 +292,11 @@ impl Driver<'_> {
                     if answers {
                         return Waited::Answered(bytes);
                     }
-                    if !self.late(&bytes) {
+                    // A late answer to an earlier request of the probe's own
+                    // (an opening or a keep-alive that timed out) is no
+                    // line's.
+                    let own = c.kind == Kind::Response && c.id.is_some_and(|id| self.is_abandoned(id));
+                    if !own && !self.late(&bytes) {
                         got.push(bytes);
                     }
                 }
@@ -287,7 +310,10 @@ impl Driver<'_> {
                     };
                     return Waited::Died(how);
                 }
-                None => return Waited::Hung,
+                None => {
+                    self.abandoned.push(id.to_owned());
+                    return Waited::Hung;
+                }
             }
         }
     }
@@ -326,7 +352,8 @@ impl Driver<'_> {
         // An answer by an id this line's request shares would be taken for
         // this line's: an earlier line waiting for the same id gets a last
         // short wait first, then waits no more.
-        let keys = owing.awaited();
+        let mut keys = owing.awaited();
+        keys.extend(IdKey::of(&classify(&line.bytes)));
         let shares = |p: &Pending| p.keys.iter().any(|k| keys.contains(k));
         if self.pending.iter().any(shares) {
             self.linger(|pending| !pending.iter().any(shares));
@@ -343,6 +370,8 @@ impl Driver<'_> {
         };
         let grade = owing.grade(&verdict);
         let failed = grade.is_some();
+        // The ids it still waits an answer by: one may come late.
+        let unmet = owing.unmet(&got);
         let index = self.report.add(Outcome {
             number: line.number.unwrap_or(n + 1),
             group: line.group,
@@ -354,21 +383,30 @@ impl Driver<'_> {
             got,
         });
         match waited {
-            // Nothing by its id came yet: it may still come.
-            Waited::Answered(_)
-                if failed
-                    && matches!(self.report.outcomes[index].verdict, Verdict::Missing { .. } | Verdict::Unanswered) =>
-            {
-                if !keys.is_empty() {
-                    if self.pending.len() == MAX_PENDING {
-                        self.pending.remove(0);
-                    }
-                    self.pending.push(Pending { outcome: index, owing, keys });
+            Waited::Answered(_) if failed && !unmet.is_empty() => {
+                if self.pending.len() == MAX_PENDING {
+                    self.pending.remove(0);
                 }
+                self.pending.push(Pending { outcome: index, owing, keys: unmet });
             }
             Waited::Answered(_) => {}
             Waited::Died(_) | Waited::Hung => self.stop(),
         }
+    }
+
+    /// A line that could not be sent: the server could not be started
+    /// again.
+    fn not_sent(&mut self, n: usize, line: &ProbeLine, how: &str) {
+        self.report.add(Outcome {
+            number: line.number.unwrap_or(n + 1),
+            group: line.group,
+            name: line.name.clone(),
+            bytes: (line.bytes.len() <= KEPT_LINE).then(|| line.bytes.clone()),
+            length: line.bytes.len(),
+            verdict: Verdict::Died { how: how.to_owned() },
+            grade: Some(Grade::Harmful),
+            got: Vec::new(),
+        });
     }
 
     /// Reads on for a little while, until `done`, for the answers still
@@ -382,8 +420,12 @@ impl Driver<'_> {
                     self.judge_stdout(&bytes);
                     self.late(&bytes);
                 }
-                Some(Out::TooLong(_)) => {}
-                Some(Out::Closed) | None => return,
+                Some(Out::TooLong(len)) => {
+                    self.report.stdout_fault(self.stdout.too_long(), format!("(a line of {len} bytes)").as_bytes());
+                }
+                // It ended: the next line starts it again.
+                Some(Out::Closed) => return self.stop(),
+                None => return,
             }
         }
     }

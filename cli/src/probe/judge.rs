@@ -192,6 +192,12 @@ impl Owing {
         }
     }
 
+    /// The awaited ids no response in `got` carries yet.
+    pub fn unmet(&self, got: &[Vec<u8>]) -> Vec<IdKey> {
+        let seen: Vec<IdKey> = responses(got).filter_map(|(_, c)| IdKey::of(&c)).collect();
+        self.awaited().into_iter().filter(|key| !seen.contains(key)).collect()
+    }
+
     fn meets(&self, reply: &Reply, line: &[u8]) -> bool {
         let c = classify(line);
         if c.kind != Kind::Response || !has_key(&c, reply.key.as_ref()) {
@@ -224,9 +230,10 @@ impl Owing {
                     // id the server misread), or none (a `null` id's reply
                     // leaves the request waiting too).
                     None => match (first_response(), reply.waits()) {
-                        (Some(_), true) if responses(got).any(|(_, c)| IdKey::of(&c).is_some()) => {
-                            let other = responses(got).find(|(_, c)| IdKey::of(c).is_some());
-                            Verdict::DifferentId { got: other.map(|(line, _)| text(line)).unwrap_or_default() }
+                        // By an id none of the line's replies is owed by (a
+                        // batch's other replies are its own).
+                        (Some(_), true) if other_id(got, &self.awaited()).is_some() => {
+                            Verdict::DifferentId { got: other_id(got, &self.awaited()).unwrap_or_default() }
                         }
                         (Some(got), false) => Verdict::Wrong { owed: Some(reply.text.clone()), got },
                         _ => Verdict::Missing { owed: reply.text.clone() },
@@ -247,8 +254,12 @@ impl Owing {
 
     /// The grade of a failing verdict (SPEC §11).
     pub fn grade(&self, verdict: &Verdict) -> Option<Grade> {
+        // Whether the reply the verdict names (the first one unmet) echoes
+        // a request's id.
         let waits = match &self.owed {
-            Owed::Replies(owed) => owed.iter().any(Reply::waits),
+            Owed::Replies(owed) => {
+                owed.iter().find(|r| Some(r.text.as_str()) == verdict.owed()).is_some_and(Reply::waits)
+            }
             Owed::Response { key } => key.is_some(),
             Owed::Nothing => false,
         };
@@ -262,6 +273,11 @@ impl Owing {
             _ => Grade::Nonconforming,
         })
     }
+}
+
+/// The first response in `got` by an id that is not one of `own`.
+fn other_id(got: &[Vec<u8>], own: &[IdKey]) -> Option<String> {
+    responses(got).find(|(_, c)| IdKey::of(c).is_some_and(|k| !own.contains(&k))).map(|(line, _)| text(line))
 }
 
 fn replies(text: &str) -> Owed {
@@ -349,6 +365,17 @@ mod tests {
         let verdict = damaged.verdict(&lines(&[null_reply]));
         assert!(matches!(verdict, Verdict::Missing { .. }), "{verdict:?}");
         assert_eq!(damaged.grade(&verdict), Some(Grade::Harmful));
+    }
+
+    #[test]
+    fn in_a_batch_a_sibling_s_reply_is_not_another_id() {
+        let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"b","method":"ping"}]"#;
+        let owing = Owing::of(batch, Profile::Mcp, false);
+        let b = r#"{"jsonrpc":"2.0","id":"b","error":{"code":-32600,"message":"m"}}"#;
+        let verdict = owing.verdict(&lines(&[b]));
+        assert!(matches!(verdict, Verdict::Missing { .. }), "{verdict:?}");
+        assert_eq!(owing.grade(&verdict), Some(Grade::Harmful));
+        assert_eq!(owing.unmet(&lines(&[b])), vec![IdKey::of(&classify(br#"{"id":1}"#)).unwrap()]);
     }
 
     #[test]

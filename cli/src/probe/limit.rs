@@ -21,7 +21,8 @@ const AFTER: Duration = Duration::from_millis(150);
 /// What the halving found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
-    /// The library's limit for the profile (a line's bytes with its LF).
+    /// The longest line the library reads in the profile, counted with its
+    /// LF (its limit, `Profile::default_max_line`, is without it).
     pub library: usize,
     /// The longest line answered, if any was.
     pub longest_answered: Option<usize>,
@@ -53,38 +54,51 @@ impl Found {
                     "answers lines up to {n} bytes (with the LF), not one byte more; the library's limit: {library}"
                 )
             }
-            (None, Some(n)) => format!("answered no line of {n} bytes; the library's limit: {library}"),
+            (None, Some(n)) => format!("answered no line of {n} bytes (with the LF); the library reads {library}"),
             (None, None) => "not found (the server could not be started again)".to_owned(),
         }
     }
 }
 
 pub fn find(driver: &mut Driver<'_>, profile: Profile) -> Found {
-    let library = profile.default_max_line();
+    // The longest line the library reads, counted as the tries are: with
+    // its LF.
+    let library = profile.default_max_line() + 1;
     let mut found = Found { library, longest_answered: None, shortest_unanswered: None, tries: 0 };
-    let answered = |driver: &mut Driver<'_>, found: &mut Found, length: usize| {
+    // `None`: the server could not be started again; the search stops.
+    let answered = |driver: &mut Driver<'_>, found: &mut Found, length: usize| -> Option<bool> {
         found.tries += 1;
-        let yes = tries(driver, length);
+        let yes = tries(driver, length)?;
         if yes {
             found.longest_answered = Some(length);
         } else {
             found.shortest_unanswered = Some(length);
         }
-        yes
+        Some(yes)
     };
-    if answered(driver, &mut found, library) {
-        return found;
+    let stopped = |mut found: Found| {
+        found.longest_answered = None;
+        found.shortest_unanswered = None;
+        found
+    };
+    match answered(driver, &mut found, library) {
+        Some(true) => return found,
+        Some(false) => {}
+        None => return stopped(found),
     }
-    if !answered(driver, &mut found, FLOOR.min(library)) {
-        return found;
+    let floor = FLOOR.min(library);
+    match answered(driver, &mut found, floor) {
+        Some(true) => {}
+        Some(false) => return found,
+        None => return stopped(found),
     }
-    let (mut lo, mut hi) = (FLOOR.min(library), library);
+    let (mut lo, mut hi) = (floor, library);
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if answered(driver, &mut found, mid) {
-            lo = mid;
-        } else {
-            hi = mid;
+        match answered(driver, &mut found, mid) {
+            Some(true) => lo = mid,
+            Some(false) => hi = mid,
+            None => return stopped(found),
         }
     }
     found.longest_answered = Some(lo);
@@ -93,10 +107,12 @@ pub fn find(driver: &mut Driver<'_>, profile: Profile) -> Found {
 }
 
 /// Whether the server answers a request line of `length` bytes (its LF
-/// counted). A server that died or hung is started again.
-fn tries(driver: &mut Driver<'_>, length: usize) -> bool {
+/// counted); `None` when it had ended and could not be started again. A
+/// server that died or hung is stopped (and started again for the next
+/// try).
+fn tries(driver: &mut Driver<'_>, length: usize) -> Option<bool> {
     if !driver.is_running() && driver.restart().is_err() {
-        return false;
+        return None;
     }
     let id = driver.fresh_id();
     let keepalive = driver.era.keepalive();
@@ -112,7 +128,7 @@ fn tries(driver: &mut Driver<'_>, length: usize) -> bool {
     let (plain, plain_id) = driver.keepalive_request();
     let mut got = Vec::new();
     let answered_long = |got: &[Vec<u8>]| got.iter().any(|g| answers(g, &id));
-    match driver.request(plain, &plain_id, &mut got) {
+    Some(match driver.request(plain, &plain_id, &mut got) {
         Waited::Answered(_) => {
             if !answered_long(&got) {
                 let (wait, wait_id) = driver.keepalive_request();
@@ -126,7 +142,7 @@ fn tries(driver: &mut Driver<'_>, length: usize) -> bool {
             driver.stop();
             yes
         }
-    }
+    })
 }
 
 /// Whether `line` is a result whose id is `id`'s text: the request was
@@ -134,5 +150,9 @@ fn tries(driver: &mut Driver<'_>, length: usize) -> bool {
 /// reads", is no proof the line was read).
 fn answers(line: &[u8], id: &str) -> bool {
     let c = jsonrpc_envelope::classify(line);
-    c.id == Some(id) && c.method.is_none() && c.has_result && !c.has_error
+    let request = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"x"}}"#);
+    jsonrpc_envelope::same_id(&c, &jsonrpc_envelope::classify(request.as_bytes()))
+        && c.method.is_none()
+        && c.has_result
+        && !c.has_error
 }

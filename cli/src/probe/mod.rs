@@ -62,6 +62,7 @@ pub fn run(options: &Options, progress: &mut dyn Write) -> io::Result<Vec<Report
             lines: lines::all(options.lines, options.seed),
             replay_of: None,
             find_limit: true,
+            of_both: false,
         }],
     };
     let mut reports = Vec::new();
@@ -72,18 +73,24 @@ pub fn run(options: &Options, progress: &mut dyn Write) -> io::Result<Vec<Report
             EraChoice::Modern => vec![Some(Era::Modern)],
             EraChoice::Both => vec![Some(Era::Modern), Some(Era::Legacy)],
         };
-        let both = plan.era == EraChoice::Both;
+        // Under `both` (or a replay of a report of both), an era the
+        // server does not speak is said, not failed; but one of them it
+        // must speak.
+        let both = plan.era == EraChoice::Both || plan.of_both;
+        let mut refused = Vec::new();
         for era in eras {
             match driver::probe(options, &plan, era, progress) {
                 Ok(report) => reports.push(report),
-                // Under `both`, an era the server does not speak is said,
-                // not failed.
                 Err(driver::Failure::Unsupported(why)) if both => {
                     let _ = writeln!(progress, "probe: {why}");
+                    refused.push(why.clone());
                     reports.push(Report::unsupported(options, &plan, era.unwrap_or(Era::Legacy), why));
                 }
                 Err(failure) => return Err(failure.into()),
             }
+        }
+        if plan.era == EraChoice::Both && refused.len() == 2 {
+            return Err(io::Error::other(format!("the server speaks neither era: {}", refused.join("; "))));
         }
     }
     Ok(reports)

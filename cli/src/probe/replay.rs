@@ -23,6 +23,9 @@ pub struct Plan {
     pub replay_of: Option<String>,
     /// Whether to look for the server's line limit after the lines.
     pub find_limit: bool,
+    /// One era of a report of `--era both`: an era the server no longer
+    /// speaks is said, not failed.
+    pub of_both: bool,
 }
 
 /// The plans of a replay: one per era the report probed.
@@ -31,6 +34,7 @@ pub fn plan(path: &Path, options: &Options) -> io::Result<Vec<Plan>> {
     let text =
         std::fs::read(path).map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display())))?;
     let document: Value = serde_json::from_slice(&text).map_err(|e| bad(format!("not a JSON report: {e}")))?;
+    let of_both = document.get("era").and_then(Value::as_str) == Some("both");
     let reports: Vec<&Value> = match document.get("reports").and_then(Value::as_array) {
         Some(reports) => reports.iter().collect(),
         None => vec![&document],
@@ -88,6 +92,7 @@ pub fn plan(path: &Path, options: &Options) -> io::Result<Vec<Plan>> {
             lines,
             replay_of: Some(path.display().to_string()),
             find_limit: false,
+            of_both,
         });
     }
     if plans.is_empty() {

@@ -162,7 +162,7 @@ impl Report {
             return writeln!(out, "\nNOT PROBED: {why}");
         }
         if let Some((name, version)) = &self.server_info {
-            writeln!(out, "server: {name} {version}")?;
+            writeln!(out, "server: {} {}", log_value(name.as_bytes()), log_value(version.as_bytes()))?;
         }
         writeln!(out)?;
         for grade in Grade::ALL {
