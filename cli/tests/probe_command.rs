@@ -43,6 +43,23 @@ fn a_server_that_passes_is_exit_0_with_the_table_on_stdout_and_progress_on_stder
 }
 
 #[test]
+fn text_beside_json_is_the_same_run_s_report() {
+    let mut command = vec![binary().to_owned()];
+    command.extend(guarded());
+    let folder = std::env::temp_dir().join(format!("probe-text-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let text_path = folder.join("report.txt");
+    let (code, out, stderr) = probe(&["--lines", "3", "--json", "--text", text_path.to_str().unwrap()], &command);
+    assert_eq!(code, Some(0), "{out}\n{stderr}");
+    let report: Value = serde_json::from_str(&out).expect("one JSON document");
+    let text = std::fs::read_to_string(&text_path).unwrap();
+    std::fs::remove_dir_all(&folder).unwrap();
+    let lines = report["lines"].as_u64().unwrap();
+    assert!(text.starts_with("jsonrpc-envelope probe: "), "{text}");
+    assert!(text.contains(&format!("PASSED: {lines} of {lines} lines passed, 0 failed;")), "{text}");
+}
+
+#[test]
 fn a_banner_on_stdout_is_exit_1_and_json_names_it() {
     // The shell writes the banner before the guard starts.
     let script = r#"echo 'banner from sh'; exec "$0" "$@""#;

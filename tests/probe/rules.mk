@@ -12,13 +12,13 @@
 #   here as a runner runs them, whose --sarif log must validate against the
 #   SARIF 2.1.0 schema (setup-probe installs it) and --junit report parse.
 #
-#   make test-probe [PROBE_LINES=200] [PROBE_SEED=9] [PROBE_JOBS=6]
+#   make test-probe [PROBE_LINES=120] [PROBE_SEED=9] [PROBE_JOBS=6]
 #
 # What it runs is what test-sessions runs (peers/rules.mk, mcpstdio-example in
 # bindings/go/rules.mk, node-addon in bindings/node/rules.mk) and the release
 # build's CLI.
 
-PROBE_LINES ?= 200
+PROBE_LINES ?= 120
 PROBE_SEED  ?= 9
 PROBE_JOBS  ?= 6
 

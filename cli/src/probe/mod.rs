@@ -110,6 +110,12 @@ fn describe(status: std::process::ExitStatus) -> String {
 /// `--sarif` files. Returns whether the run passed (no failure of the
 /// `--fail-on` grade or worse).
 pub fn write(options: &Options, reports: &[Report], out: &mut impl Write) -> io::Result<bool> {
+    if let Some(path) = &options.text {
+        let mut text = Vec::new();
+        write_text(reports, &mut text)?;
+        std::fs::write(path, text)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
+    }
     if let Some(path) = &options.junit {
         std::fs::write(path, ci::junit(reports))
             .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))?;
@@ -123,14 +129,19 @@ pub fn write(options: &Options, reports: &[Report], out: &mut impl Write) -> io:
         serde_json::to_writer_pretty(&mut *out, &json::document(reports)).map_err(io::Error::from)?;
         writeln!(out)?;
     } else {
-        for (n, report) in reports.iter().enumerate() {
-            if n > 0 {
-                writeln!(out, "\n")?;
-            }
-            report.write_text(out)?;
-        }
+        write_text(reports, out)?;
     }
     Ok(reports.iter().all(Report::passed))
+}
+
+fn write_text(reports: &[Report], out: &mut impl Write) -> io::Result<()> {
+    for (n, report) in reports.iter().enumerate() {
+        if n > 0 {
+            writeln!(out, "\n")?;
+        }
+        report.write_text(out)?;
+    }
+    Ok(())
 }
 
 /// The JSON document `--json` writes when the run could not be made.

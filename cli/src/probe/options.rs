@@ -72,6 +72,10 @@ pub struct Options {
     #[arg(long)]
     pub json: bool,
 
+    /// Also write the text report to FILE (with --json: both of one run)
+    #[arg(long, value_name = "FILE")]
+    pub text: Option<PathBuf>,
+
     /// Also write a JUnit XML report to FILE: a suite per group, a case per
     /// line judged
     #[arg(long, value_name = "FILE")]
