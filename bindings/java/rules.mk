@@ -99,5 +99,7 @@ test-dist-java: setup-java dist
 	cp $(JAVA_DIST_TEST)/m2/io/github/jsonrpc-envelope/jsonrpc-envelope/$(DIST_VERSION)/jsonrpc-envelope-$(DIST_VERSION).jar \
 	  $(JAVA_DIST_TEST)/run/; \
 	cp $(JAVA_DIR)/dist-check/Check.java $(JAVA_DIST_TEST)/run/; \
+	$(PYTHON) -c 'import json, sys; [print("\t".join((bytes.fromhex(r["line_hex"]).hex() if "line_hex" in r else r["line"].encode("utf-8", "surrogatepass").hex(), r["kind"], "-" if r["reply_server"] is None else r["reply_server"].encode("utf-8", "surrogatepass").hex()))) for r in map(json.loads, filter(str.strip, sys.stdin))]' \
+	  < tests/vectors/mcp.jsonl > $(JAVA_DIST_TEST)/run/vectors.tsv; \
 	cd $(JAVA_DIST_TEST)/run && env -u JSONRPC_ENVELOPE_LIB "$(JAVA_JDK)/bin/java" --enable-native-access=ALL-UNNAMED \
-	  -cp jsonrpc-envelope-$(DIST_VERSION).jar Check.java $(DIST_VERSION)
+	  -cp jsonrpc-envelope-$(DIST_VERSION).jar Check.java $(DIST_VERSION) vectors.tsv
