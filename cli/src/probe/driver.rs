@@ -274,11 +274,11 @@ impl Driver<'_> {
     /// its answer, keeping everything else the server writes in `got`
     /// (but late answers to earlier lines, which go to those lines).
     pub fn request(&mut self, line: String, id: &str, got: &mut Vec<Vec<u8>>) -> Waited {
+        // The answer's key: the request's own id, as a host compares it.
+        let Some(want) = IdKey::of(&classify(line.as_bytes())) else { return Waited::Hung };
         self.stdout.sent(line.as_bytes());
         self.send(line.into_bytes());
         let deadline = Instant::now() + self.options.timeout;
-        let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"x"}}"#);
-        let Some(want) = IdKey::of(&classify(text.as_bytes())) else { return Waited::Hung };
         loop {
             let Some(server) = self.server.as_mut() else { return Waited::Hung };
             match server.recv(deadline) {

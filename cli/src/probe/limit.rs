@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use jsonrpc_envelope::Profile;
+use jsonrpc_envelope::{IdKey, Profile, classify};
 use serde_json::{Value, json};
 
 use super::driver::{Driver, Waited};
@@ -117,6 +117,8 @@ fn tries(driver: &mut Driver<'_>, length: usize) -> Option<bool> {
     let id = driver.fresh_id();
     let keepalive = driver.era.keepalive();
     let bare = driver.era.request(&id, keepalive, "", r#""dev.jsonrpc-envelope/pad":"""#);
+    // The answer's key, from the request before it is padded.
+    let key = IdKey::of(&classify(bare.as_bytes()));
     // The line and its LF, padded to `length`.
     let pad = length.saturating_sub(bare.len() + 1);
     let line = bare.replacen(
@@ -127,7 +129,7 @@ fn tries(driver: &mut Driver<'_>, length: usize) -> Option<bool> {
     driver.send(line.into_bytes());
     let (plain, plain_id) = driver.keepalive_request();
     let mut got = Vec::new();
-    let answered_long = |got: &[Vec<u8>]| got.iter().any(|g| answers(g, &id));
+    let answered_long = |got: &[Vec<u8>]| got.iter().any(|g| answers(g, key.as_ref()));
     Some(match driver.request(plain, &plain_id, &mut got) {
         Waited::Answered(_) => {
             if !answered_long(&got) {
@@ -145,14 +147,10 @@ fn tries(driver: &mut Driver<'_>, length: usize) -> Option<bool> {
     })
 }
 
-/// Whether `line` is a result whose id is `id`'s text: the request was
+/// Whether `line` is a result by the request's id (`key`): the request was
 /// read and served (an error, such as "the line is longer than this peer
 /// reads", is no proof the line was read).
-fn answers(line: &[u8], id: &str) -> bool {
-    let c = jsonrpc_envelope::classify(line);
-    let request = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"x"}}"#);
-    jsonrpc_envelope::same_id(&c, &jsonrpc_envelope::classify(request.as_bytes()))
-        && c.method.is_none()
-        && c.has_result
-        && !c.has_error
+fn answers(line: &[u8], key: Option<&IdKey>) -> bool {
+    let c = classify(line);
+    key.is_some() && IdKey::of(&c).as_ref() == key && c.method.is_none() && c.has_result && !c.has_error
 }
