@@ -264,7 +264,8 @@ $(RELEASE_LIB)/libjsonrpc_envelope.so: FORCE setup-build
 
 # The vector test: one program in parts (tests/c/test_vectors.c names them).
 VECTOR_TEST_SOURCES := tests/c/test_vectors.c tests/c/support.c tests/c/vector_file.c tests/c/check_lines.c \
-                       tests/c/check_streams.c tests/c/check_edges.c tests/c/check_reader.c tests/c/check_session.c
+                       tests/c/check_streams.c tests/c/check_edges.c tests/c/check_reader.c tests/c/check_session.c \
+                       tests/c/check_relay.c
 
 $(BUILD)/test_vectors: $(VECTOR_TEST_SOURCES) tests/c/vector_test.h include/jsonrpc_envelope.h $(DEBUG_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	$(CC) $(CFLAGS_STRICT) -g -O1 $(VECTOR_TEST_SOURCES) -L$(DEBUG_LIB) -ljsonrpc_envelope -o $@

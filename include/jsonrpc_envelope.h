@@ -30,15 +30,53 @@
  * The ABI version this header describes. It changes whenever a type or a
  * function changes incompatibly; a binding compares it with
  * `jsonrpc_abi_version()` when it loads and refuses a different library.
+ * Functions and types added compatibly keep it (see CHANGELOG.md).
  *
- * Version 2 (library 0.1.0): the stream reader (`JsonRpcReader`,
- * `JsonRpcBatch`, `JsonRpcLine` with its line number) replaces
- * `jsonrpc_classify_lines`, `JsonRpcLines` and `JsonRpcLineState`; a
- * too-long line is `JSONRPC_KIND_TOO_LONG`; the names and the default line
- * limit are exported (`jsonrpc_kind_name`, `jsonrpc_status_name`,
- * `jsonrpc_default_max_line`, ...).
+ * Version 3, the current one (library 0.1.0, whose ABI moved from 2 to 3
+ * before its first release): a profile for every classification, reply
+ * and reader (`JsonRpcProfile`, `JSONRPC_STATUS_UNKNOWN_PROFILE`); the
+ * kind `JSONRPC_KIND_INVALID_RESPONSE` and the classification's
+ * `substitute`; the session (`JsonRpcSession`, `JsonRpcAction`,
+ * `JsonRpcDecision`) and the action fields of `JsonRpcLine`. Version 2:
+ * the stream reader (`JsonRpcReader`, `JsonRpcBatch`, `JsonRpcLine` with
+ * its line number) replaced `jsonrpc_classify_lines`, `JsonRpcLines` and
+ * `JsonRpcLineState`; a too-long line became `JSONRPC_KIND_TOO_LONG`; the
+ * names and the default line limit were exported (`jsonrpc_kind_name`,
+ * `jsonrpc_status_name`, `jsonrpc_default_max_line`, ...). Version 1: the
+ * first ABI.
  */
 #define JSONRPC_ABI_VERSION 3
+
+/**
+ * Invalid JSON: the reply to a line that is no JSON (SPEC §4).
+ */
+#define PARSE_ERROR -32700
+
+/**
+ * Not a valid request object (SPEC §4, §10).
+ */
+#define INVALID_REQUEST -32600
+
+/**
+ * The method does not exist or is not available.
+ */
+#define METHOD_NOT_FOUND -32601
+
+/**
+ * Invalid method parameters.
+ */
+#define INVALID_PARAMS -32602
+
+/**
+ * An internal error: the substitute's code (SPEC §10.3).
+ */
+#define INTERNAL_ERROR -32603
+
+/**
+ * MCP 2026-07-28: the request's protocol version is one the server
+ * does not speak (its data lists those it does).
+ */
+#define UNSUPPORTED_PROTOCOL_VERSION -32022
 
 /**
  * What a line is (SPEC §2). Values are fixed and never reused.
@@ -139,6 +177,10 @@ enum JsonRpcStatus
    * A profile value that is not a `JsonRpcProfile`.
    */
   JSONRPC_STATUS_UNKNOWN_PROFILE = 5,
+  /**
+   * A direction value that is not a `JsonRpcDirection`.
+   */
+  JSONRPC_STATUS_UNKNOWN_DIRECTION = 6,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -163,7 +205,10 @@ enum JsonRpcAction
    */
   JSONRPC_ACTION_NONE = 0,
   /**
-   * Hand the line on, unchanged, with its LF.
+   * Hand the line on, with an LF after it: its bytes, unchanged, when
+   * `action_text` is absent; otherwise `action_text` in their place (in
+   * the MCP profile, the line's normal form, where not every SDK's
+   * reader takes its bytes as they stand: SPEC 10.5).
    */
   JSONRPC_ACTION_FORWARD = 1,
   /**
@@ -255,6 +300,32 @@ typedef uint32_t JsonRpcProfile;
 #endif // __cplusplus
 
 /**
+ * Which way a line travels (SPEC §8). Values are fixed and never reused;
+ * any other value is refused (`JSONRPC_STATUS_UNKNOWN_DIRECTION`).
+ */
+enum JsonRpcDirection
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * From the host (the client) to the server: read as a server reads it.
+   */
+  JSONRPC_DIRECTION_TO_SERVER = 1,
+  /**
+   * From the server to the host: read as a host reads it.
+   */
+  JSONRPC_DIRECTION_TO_HOST = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum JsonRpcDirection JsonRpcDirection;
+#else
+typedef uint32_t JsonRpcDirection;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A stream reader (SPEC §6): it takes a stream's bytes as they are read
  * and hands back each line they complete, classified. It owns the
  * stream's buffering: lines end at LF; a line over its limit is dropped as
@@ -267,6 +338,22 @@ typedef uint32_t JsonRpcProfile;
  * thread may use it at a time.
  */
 typedef struct JsonRpcReader JsonRpcReader;
+
+/**
+ * Both directions of one session (the relay, SPEC §8 to §10): a stream
+ * reader for each direction, the session that decides each line in the
+ * role of its receiver, and the bookkeeping between them: a request
+ * handed on in one direction is outstanding for the other until a
+ * response read there names it. A guard or an SDK transport feeds it what
+ * it reads, tells it of what reaches a peer not through it
+ * (`jsonrpc_relay_wrote`: an SDK's own messages), and does what each
+ * line's action says (`jsonrpc_action_goes` says where its text goes).
+ *
+ * Opaque: made by `jsonrpc_relay_new`, freed by `jsonrpc_relay_free`. A
+ * relay may move between threads, but only one thread may use it at a
+ * time (a caller that reads the two directions in two threads locks it).
+ */
+typedef struct JsonRpcRelay JsonRpcRelay;
 
 /**
  * One endpoint's session (SPEC §8 to §10): a stream reader that also
@@ -457,9 +544,9 @@ typedef struct JsonRpcLine {
  * `id`, `method`, `reason`, `reply_server`, `reply_client`,
  * `substitute`). So a binding can copy a batch in three pieces and find
  * each line and each string by the lengths alone. (A session's
- * `action_text` is one of those strings, or, for an attributed line and a
- * substitute made for a request that named no id, a string of the
- * session's own, outside `texts`.)
+ * `action_text` is one of those strings, or, for a message's normal form,
+ * an attributed line and a substitute made for a request that named no
+ * id, a string of the session's own, outside `texts`.)
  *
  * Borrowed: everything a batch points to belongs to the reader and stays
  * valid until the reader's next call (feed, end or free). Pointers of an
@@ -475,6 +562,18 @@ typedef struct JsonRpcBatch {
 } JsonRpcBatch;
 
 /**
+ * What was decided for one line outside a batch (`jsonrpc_relay_refused`,
+ * `jsonrpc_session_refused`). The caller owns `text` and frees it with
+ * `jsonrpc_string_free` (harmless when it is `{NULL, 0}`); `note` is
+ * static.
+ */
+typedef struct JsonRpcDecision {
+  JsonRpcAction action;
+  struct JsonRpcString text;
+  const char *note;
+} JsonRpcDecision;
+
+/**
  * The answer of `jsonrpc_invalid_reply`. When `status` is
  * `JSONRPC_STATUS_OK`, `text` is the reply, or `{NULL, 0}` when none is
  * owed. The caller owns `text` and frees it with `jsonrpc_string_free`
@@ -485,17 +584,7 @@ typedef struct JsonRpcReply {
   struct JsonRpcString text;
 } JsonRpcReply;
 
-/**
- * What a session decided for one line outside a batch
- * (`jsonrpc_session_refused`). The caller owns `text` and frees it with
- * `jsonrpc_string_free` (harmless when it is `{NULL, 0}`); `note` is
- * static.
- */
-typedef struct JsonRpcDecision {
-  JsonRpcAction action;
-  struct JsonRpcString text;
-  const char *note;
-} JsonRpcDecision;
+
 
 
 
@@ -727,6 +816,159 @@ JsonRpcStatus jsonrpc_reader_end(struct JsonRpcReader *reader, struct JsonRpcBat
 void jsonrpc_reader_free(struct JsonRpcReader *reader);
 
 /**
+ * The name of a `JsonRpcDirection` value (`"to_server"`, `"to_host"`), as
+ * a guard's recording spells it: static, NULL for no direction.
+ * Thread-safe.
+ */
+const char *jsonrpc_direction_name(uint32_t direction_value);
+
+/**
+ * The direction an endpoint in `role` (a `JsonRpcRole`) reads:
+ * `JSONRPC_DIRECTION_TO_SERVER` for a server, `JSONRPC_DIRECTION_TO_HOST`
+ * for a client; 0 for no role. Thread-safe.
+ */
+uint32_t jsonrpc_direction_read_by(uint32_t role);
+
+/**
+ * Where the text of a line read in `direction` goes when its action is
+ * `action` (the line itself, for a forward without a text):
+ * `JSONRPC_ACTION_FORWARD`, `_SUBSTITUTE` and `_ATTRIBUTE` go on, in
+ * `direction`, to the line's receiver (for an SDK transport, the SDK);
+ * `JSONRPC_ACTION_ANSWER` goes back, in the other direction, to the line's
+ * sender; a drop, a diversion or `JSONRPC_ACTION_NONE` goes nowhere but
+ * the log: 0. 0 too for an unknown action or direction. Thread-safe.
+ */
+uint32_t jsonrpc_action_goes(uint32_t action_value, uint32_t direction_value);
+
+/**
+ * A new relay whose two directions are read by `profile` (a
+ * `JsonRpcProfile`), with lines of at most `max_line` bytes, LF excluded
+ * (0: the profile's default, `jsonrpc_profile_max_line(profile)`).
+ *
+ * Returns a relay the caller owns and frees with `jsonrpc_relay_free`, or
+ * NULL when `profile` is no `JsonRpcProfile` or memory runs out.
+ * Thread-safe.
+ */
+struct JsonRpcRelay *jsonrpc_relay_new(uint32_t profile, size_t max_line);
+
+/**
+ * Hands the relay the next `len` bytes of `direction`'s stream (a
+ * `JsonRpcDirection`) and gives back in `*out` the lines they complete,
+ * each decided in the role of the direction's receiver, with its
+ * `action`, `action_text` and `note` (see `JsonRpcLine`). What each
+ * decision sends is noted: a request forwarded is outstanding for the other
+ * direction until a response read there names it (the relay's answers,
+ * substitutes and attributed errors are responses, which change nothing).
+ *
+ * The batch belongs to the relay and stays valid until the next feed or
+ * end of the same direction (the other direction's calls leave it be), or
+ * the free. Statuses are as for `jsonrpc_reader_feed`, with
+ * `JSONRPC_STATUS_UNKNOWN_DIRECTION` for a `direction` that is none; on
+ * `JSONRPC_STATUS_OUT_OF_MEMORY` the relay has taken none of the bytes,
+ * but may have marked requests answered by responses among them; after
+ * `JSONRPC_STATUS_INTERNAL_ERROR` (a fault inside the library, caught) of
+ * any call of the relay's, the relay fails every later call, in both
+ * directions, but `jsonrpc_relay_outstanding` and the free. On any status
+ * but OK, `*out` (if not NULL) is an empty batch.
+ *
+ * # Safety
+ * `relay` is NULL or a live relay that no other thread is using; a
+ * non-NULL `data` must be valid for reads of `len` bytes; a non-NULL `out`
+ * valid for writing one `JsonRpcBatch`.
+ */
+JsonRpcStatus jsonrpc_relay_feed(struct JsonRpcRelay *relay,
+                                 uint32_t direction,
+                                 const uint8_t *data,
+                                 size_t len,
+                                 struct JsonRpcBatch *out);
+
+/**
+ * Ends `direction`'s stream, and gives back in `*out` its last line when
+ * it had no LF, decided as `jsonrpc_relay_feed` decides lines. That
+ * direction's reader is then as new; the outstanding requests are kept.
+ *
+ * # Safety
+ * As for `jsonrpc_relay_feed`.
+ */
+JsonRpcStatus jsonrpc_relay_end(struct JsonRpcRelay *relay,
+                                uint32_t direction,
+                                struct JsonRpcBatch *out);
+
+/**
+ * Tells the relay of a line written in `direction` not through it (`line`,
+ * `len` read as by `jsonrpc_classify`): an SDK's own message on its way
+ * to the peer. A server's transport tells it of each line its SDK writes
+ * to the host (`JSONRPC_DIRECTION_TO_HOST`), a client's of each line its
+ * SDK writes to the server. A request's id is then outstanding until a
+ * response read in the other direction names it.
+ *
+ * Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` for a NULL
+ * `relay` or a NULL `line` with a length;
+ * `JSONRPC_STATUS_UNKNOWN_DIRECTION`; `JSONRPC_STATUS_OUT_OF_MEMORY`
+ * (nothing changed); `JSONRPC_STATUS_INTERNAL_ERROR` after a caught fault.
+ *
+ * # Safety
+ * `relay` is NULL or a live relay that no other thread is using; a
+ * non-NULL `line` must be valid for reads of `len` bytes.
+ */
+JsonRpcStatus jsonrpc_relay_wrote(struct JsonRpcRelay *relay,
+                                  uint32_t direction,
+                                  const uint8_t *line,
+                                  size_t len);
+
+/**
+ * What to do instead when the receiver of `direction` (an SDK's own
+ * decoder) refused a line this relay handed on in that direction (SPEC
+ * §10.4; a fault of the profile, to be logged at error level): for a
+ * request, `JSONRPC_ACTION_ANSWER` with the `-32600` reply, which goes back
+ * to the line's sender; for a response with a string or number id (in the
+ * MCP profile, an MCP id), `JSONRPC_ACTION_SUBSTITUTE` with its
+ * substitute, to hand on instead; otherwise `JSONRPC_ACTION_DROP`. A
+ * substitute refused in its turn (this called again with its text) is
+ * dropped, with no text and its own note: so a caller that hands on what
+ * this says, and asks again when that is refused, stops by the second
+ * refusal. Written to `*out`, whose `text` the caller frees with
+ * `jsonrpc_string_free`.
+ *
+ * Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when `relay`
+ * or `out` is NULL or `line` is NULL with a length;
+ * `JSONRPC_STATUS_UNKNOWN_DIRECTION`; `JSONRPC_STATUS_OUT_OF_MEMORY`;
+ * `JSONRPC_STATUS_INTERNAL_ERROR` after a caught fault. On any status but
+ * OK, `*out` (if not NULL) is `JSONRPC_ACTION_NONE` with no text.
+ *
+ * # Safety
+ * `relay` is NULL or a live relay that no other thread is using; a
+ * non-NULL `line` must be valid for reads of `len` bytes; a non-NULL `out`
+ * valid for writing one `JsonRpcDecision`.
+ */
+JsonRpcStatus jsonrpc_relay_refused(struct JsonRpcRelay *relay,
+                                    uint32_t direction,
+                                    const uint8_t *line,
+                                    size_t len,
+                                    struct JsonRpcDecision *out);
+
+/**
+ * How many requests written toward the sender of `direction`'s lines (by
+ * `jsonrpc_relay_wrote`, or forwarded by the relay the other way) still
+ * wait for its response; 0 for a NULL `relay` or a `direction` that is
+ * none.
+ *
+ * # Safety
+ * `relay` is NULL or a live relay that no other thread is using.
+ */
+size_t jsonrpc_relay_outstanding(const struct JsonRpcRelay *relay, uint32_t direction_value);
+
+/**
+ * Frees a relay and everything it holds (both directions' last batches
+ * included). NULL is ignored.
+ *
+ * # Safety
+ * `relay` is NULL or a relay from `jsonrpc_relay_new` that has not been
+ * freed and that no other thread is using.
+ */
+void jsonrpc_relay_free(struct JsonRpcRelay *relay);
+
+/**
  * The one reply owed for a line by the endpoint in `role` (SPEC §4), by
  * `profile` (SPEC §10 for `JSONRPC_PROFILE_MCP`): a JSON-RPC error
  * response, byte for byte, with no line break; or none.
@@ -811,11 +1053,19 @@ JsonRpcStatus jsonrpc_session_sent(struct JsonRpcSession *session, const uint8_t
  * What to do instead when the receiving SDK's own decoder refused a line
  * this session handed on (SPEC §10.4; a fault of the profile, to be logged
  * at error level): for a request, `JSONRPC_ACTION_ANSWER` with the
- * `-32600` reply; for a response with a string or number id (in the MCP
- * profile, an MCP id), `JSONRPC_ACTION_SUBSTITUTE` with its substitute;
- * otherwise
+ * `-32600` reply (which goes back to the peer, never to the SDK); for a
+ * response with a string or number id (in the MCP profile, an MCP id),
+ * `JSONRPC_ACTION_SUBSTITUTE` with its substitute; otherwise
  * `JSONRPC_ACTION_DROP`. Written to `*out`, whose `text` the caller frees
  * with `jsonrpc_string_free`.
+ *
+ * A second refusal settles it: when the line refused is, byte for byte,
+ * the substitute it would be replaced with (the SDK refused the
+ * substitute this session handed on, from a batch or from an earlier
+ * call), the action is `JSONRPC_ACTION_DROP`, with no text and the note
+ * "the receiving SDK's decoder refused the substitute too". So a caller
+ * that hands on what this says, and calls it again when that is refused
+ * too, stops there.
  *
  * Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
  * `session` or `out` is NULL or `line` is NULL with a length;

@@ -6,7 +6,9 @@
 //! validates a line of JSON and reports its root object's members;
 //! [`rules`] decides the line's kind and what it carries; [`reply`] and
 //! [`log_text`] write the texts; [`reader`] turns a stream into classified
-//! lines; [`ffi`] is the C ABI over all of them. Allocation that may fail
+//! lines; [`session`] decides what an endpoint does with each line of one
+//! direction; [`relay`] holds both directions' sessions and ties them
+//! together; [`ffi`] is the C ABI over all of them. Allocation that may fail
 //! goes through `fallible`. All of them are safe Rust, but for [`ffi`] and
 //! the scanner's vector code.
 //!
@@ -114,6 +116,7 @@ pub mod log_text;
 #[macro_use]
 mod names;
 pub mod reader;
+pub mod relay;
 pub mod reply;
 pub mod rules;
 pub mod scan;
@@ -133,6 +136,7 @@ pub mod vectors {
 pub use fallible::OutOfMemory;
 pub use log_text::{LOG_VALUE_MAX_UNITS, log_value};
 pub use reader::{Batch, DEFAULT_MAX_LINE, Line, MCP_MAX_LINE, Reader, TOO_LONG};
+pub use relay::{Direction, Relay};
 pub use reply::{Role, UnknownRole, invalid_reply};
 pub use rules::{
     Classification, IdKey, IdKind, InvalidRequest, Kind, Profile, Reason, RequestFault, ResponseFault, Spans,

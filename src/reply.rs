@@ -36,9 +36,25 @@ named!(Role {
     Client => c"client",
 });
 
-const PARSE_ERROR: i32 = -32700;
-const INVALID_REQUEST: i32 = -32600;
-const INTERNAL_ERROR: i32 = -32603;
+/// The error codes a peer meets: JSON-RPC 2.0's (its section 5.1), those
+/// this library's replies carry among them, and MCP's.
+pub mod code {
+    /// Invalid JSON: the reply to a line that is no JSON (SPEC §4).
+    pub const PARSE_ERROR: i32 = -32700;
+    /// Not a valid request object (SPEC §4, §10).
+    pub const INVALID_REQUEST: i32 = -32600;
+    /// The method does not exist or is not available.
+    pub const METHOD_NOT_FOUND: i32 = -32601;
+    /// Invalid method parameters.
+    pub const INVALID_PARAMS: i32 = -32602;
+    /// An internal error: the substitute's code (SPEC §10.3).
+    pub const INTERNAL_ERROR: i32 = -32603;
+    /// MCP 2026-07-28: the request's protocol version is one the server
+    /// does not speak (its data lists those it does).
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+}
+
+use code::{INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR};
 
 /// The substitute's message (SPEC §10.3).
 const SUBSTITUTE_MESSAGE: &str = "Internal error: the peer's response to this request is not valid MCP";
@@ -112,6 +128,20 @@ impl<'c> Owed<'c> {
         write!(out, r#","error":{{"code":{},"message":"#, self.code)?;
         write_json_string(out, message)?;
         out.write_str("}}")
+    }
+}
+
+impl Kind {
+    /// Whether a line of this kind may carry a text beyond its id and
+    /// method: a reason (`parse_error`, `invalid_request`,
+    /// `invalid_response`), a reply owed in either role (section 4:
+    /// `parse_error`, `batch`, `not_object`, `invalid_request`) or a
+    /// substitute (`invalid_response`, and a damaged response's
+    /// `parse_error`: SPEC §10.3, §10.6 (c)). A line of any other kind
+    /// carries none, so a caller that writes them need not look.
+    #[inline(always)]
+    pub(crate) fn may_have_texts(self) -> bool {
+        matches!(self, Kind::ParseError | Kind::InvalidRequest | Kind::Batch | Kind::NotObject | Kind::InvalidResponse)
     }
 }
 
@@ -254,7 +284,31 @@ impl Profile {
 
 #[cfg(test)]
 mod tests {
-    use super::write_json_string;
+    use super::{Role, write_json_string};
+    use crate::rules::Profile;
+
+    #[test]
+    fn only_a_kind_that_may_have_texts_has_a_reason_a_reply_or_a_substitute() {
+        let vectors = [include_str!("../tests/vectors/envelope.jsonl"), include_str!("../tests/vectors/mcp.jsonl")];
+        let lines: Vec<String> = vectors
+            .iter()
+            .flat_map(|text| text.lines())
+            .filter_map(|record| {
+                serde_json::from_str::<serde_json::Value>(record).ok()?["line"].as_str().map(String::from)
+            })
+            .collect();
+        assert!(lines.len() > 400, "the vectors' lines");
+        for line in &lines {
+            for profile in Profile::ALL {
+                let c = profile.classify(line.as_bytes());
+                let texts = [c.reply(Role::Server), c.reply(Role::Client), c.substitute()];
+                assert!(
+                    c.kind.may_have_texts() || (c.reason.is_none() && texts.iter().all(Option::is_none)),
+                    "{profile:?} {line:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn messages_are_written_as_json_strings() {

@@ -5,21 +5,29 @@
 //! substitute or an attributed error in its place, drop or divert it), and
 //! keeps the ids of the requests written the other way that are still
 //! outstanding, for substitutes and the handshake rule.
+//!
+//! What each decision's text is, and where it comes from, is decided here
+//! too (`session/text.rs`): the Rust API joins it into a `String`, the C ABI places
+//! its bytes, and neither decides anything of it.
+
+pub(crate) mod text;
 
 use std::collections::HashMap;
 use std::ffi::CStr;
 
-use crate::Role;
 use crate::fallible::{self, OutOfMemory};
 use crate::reader::Line;
-use crate::reply::{Owed, owed_text};
+use crate::reply::Role;
 use crate::rules::{Classification, IdKey, IdKind, Kind, Profile};
+use text::{Pieces, Text};
 
 /// What to do with a line. Its name is the one word for it everywhere: the
 /// guard's recording, the transports' log records, `lint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
-    /// Hand the line on, unchanged.
+    /// Hand the line on: its bytes as they stand, or, where the decision
+    /// has a text, that text instead (in the MCP profile, the line's normal
+    /// form, when not every SDK's reader takes its bytes: SPEC 10.5).
     Forward,
     /// Answer the line's sender with the decision's text; nobody else sees
     /// the line.
@@ -80,6 +88,7 @@ pub(crate) mod notes {
     pub const ATTRIBUTED: &CStr = c"an error that names no request, given to the one request outstanding";
     pub const UNATTRIBUTABLE: &CStr = c"an error that names no request, while not exactly one request is outstanding";
     pub const REFUSED: &CStr = c"the receiving SDK's decoder refused it";
+    pub const REFUSED_SUBSTITUTE: &CStr = c"the receiving SDK's decoder refused the substitute too";
     pub const UNASKED: &CStr = c"a response nobody waits for: no request of ours has its id";
 }
 
@@ -89,15 +98,18 @@ pub struct Decision {
     pub action: Action,
     /// For [`Action::Answer`], the reply to send back; for
     /// [`Action::Substitute`] and [`Action::Attribute`], the line to hand
-    /// on in the read line's place; `None` otherwise.
+    /// on in the read line's place; for [`Action::Forward`], in the MCP
+    /// profile, the line's normal form to hand on instead of its bytes
+    /// where not every SDK's reader takes them as they stand (SPEC 10.5);
+    /// `None` otherwise.
     pub text: Option<String>,
     /// Why, for every action but [`Action::Forward`]: a fixed text for a
     /// record or a log line.
     pub note: Option<&'static str>,
 }
 
-/// A decision before its text is written: what the C ABI places in memory
-/// of its own.
+/// A decision before its text is written; [`Session::text`] says where the
+/// text comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Verdict {
     pub action: Action,
@@ -112,6 +124,28 @@ impl Verdict {
     fn new(action: Action, note: &'static CStr) -> Verdict {
         Verdict { action, note: Some(note), id: None }
     }
+
+    /// Hand the line on.
+    pub(crate) const fn forward() -> Verdict {
+        Verdict { action: Action::Forward, note: None, id: None }
+    }
+}
+
+impl Decision {
+    /// The decision of `verdict`, with its text joined.
+    fn of(verdict: &Verdict, text: Text<'_>) -> Decision {
+        Decision { action: verdict.action, text: text.into_string(), note: verdict.note.map(notes_text) }
+    }
+}
+
+/// What a session decides for a line the receiving SDK's decoder refused
+/// ([`Session::refused`]), before its text is written.
+#[derive(Debug)]
+pub(crate) struct Refusal<'c> {
+    pub action: Action,
+    pub note: &'static CStr,
+    /// The reply to write back, or the substitute to hand on.
+    pub text: Option<Pieces<'c>>,
 }
 
 /// How many outstanding requests a session keeps, and how many bytes of
@@ -172,13 +206,11 @@ impl Session {
         Ok(match line {
             Line::TooLong { head, .. } => {
                 let verdict = self.verdict_too_long(head.as_ref())?;
-                let text = head.as_ref().and_then(|c| verdict_text(&verdict, self.role, c, &[]));
-                Decision { action: verdict.action, text, note: verdict.note.map(notes_text) }
+                Decision::of(&verdict, self.text(&verdict, head.as_ref(), &[]))
             }
             Line::Complete { classification, bytes, .. } => {
                 let verdict = self.verdict(classification)?;
-                let text = verdict_text(&verdict, self.role, classification, bytes);
-                Decision { action: verdict.action, text, note: verdict.note.map(notes_text) }
+                Decision::of(&verdict, self.text(&verdict, Some(classification), bytes))
             }
         })
     }
@@ -224,26 +256,41 @@ impl Session {
     /// `-32600`, a response with a string or integer id is replaced by its
     /// substitute, anything else dropped. Each records that the SDK refused
     /// it: a fault of the profile, to be logged at error level.
+    ///
+    /// A second refusal settles it: a refused line that is, byte for byte,
+    /// the substitute it would be replaced with (the SDK refused the
+    /// substitute this session handed on, from a decision or from an
+    /// earlier refusal) is dropped, with a note that says so, so that a
+    /// caller that hands on what this says and asks again when that is
+    /// refused stops there. (The reply to a refused request goes back to
+    /// the peer, never to the SDK, so it is never refused in its turn.)
     pub fn refused(&mut self, line: &[u8]) -> Decision {
         let c = self.profile.classify(line);
-        let (action, owed) = self.refused_verdict(&c).unwrap_or_else(|OutOfMemory| fallible::abort());
-        Decision { action, text: owed.map(|owed| owed_text(&owed)), note: Some(notes_text(notes::REFUSED)) }
+        let refusal = self.refusal(&c, line).unwrap_or_else(|OutOfMemory| fallible::abort());
+        Decision {
+            action: refusal.action,
+            text: refusal.text.map(|text| text.joined()),
+            note: Some(notes_text(refusal.note)),
+        }
     }
 
-    /// The action and text of [`Session::refused`] for a line classified
-    /// `c`.
-    pub(crate) fn refused_verdict<'c>(
-        &mut self,
-        c: &'c Classification<'c>,
-    ) -> Result<(Action, Option<Owed<'c>>), OutOfMemory> {
-        Ok(match c.refused() {
-            Some(owed) if c.kind == Kind::Request => (Action::Answer, Some(owed)),
+    /// The decision of [`Session::refused`] for the line `line`, classified
+    /// `c`: its action, note and text, for the Rust API and the C ABI
+    /// alike.
+    pub(crate) fn refusal<'c>(&mut self, c: &'c Classification<'c>, line: &[u8]) -> Result<Refusal<'c>, OutOfMemory> {
+        let (action, text) = match c.refused() {
+            Some(owed) if c.kind == Kind::Request => (Action::Answer, Pieces::Owed(owed)),
             Some(owed) => {
                 self.answered(c)?;
-                (Action::Substitute, Some(owed))
+                let substitute = Pieces::Owed(owed);
+                if substitute.is(line) {
+                    return Ok(Refusal { action: Action::Drop, note: notes::REFUSED_SUBSTITUTE, text: None });
+                }
+                (Action::Substitute, substitute)
             }
-            None => (Action::Drop, None),
-        })
+            None => return Ok(Refusal { action: Action::Drop, note: notes::REFUSED, text: None }),
+        };
+        Ok(Refusal { action, note: notes::REFUSED, text: Some(text) })
     }
 
     /// The decision for a line over the limit, whose first bytes may hold
@@ -319,7 +366,7 @@ impl Session {
 
     /// Marks the request a response names as answered; false when none
     /// with its id was outstanding.
-    fn answered(&mut self, c: &Classification<'_>) -> Result<bool, OutOfMemory> {
+    pub(crate) fn answered(&mut self, c: &Classification<'_>) -> Result<bool, OutOfMemory> {
         if self.outstanding.is_empty() {
             return Ok(false);
         }
@@ -338,325 +385,5 @@ fn notes_text(note: &'static CStr) -> &'static str {
     crate::names::text(note)
 }
 
-/// The text a verdict sends for the line `bytes`, classified `c` and read
-/// in `role`: the reply, the substitute or the attributed line.
-pub(crate) fn verdict_text(verdict: &Verdict, role: Role, c: &Classification<'_>, bytes: &[u8]) -> Option<String> {
-    match (verdict.action, &verdict.id) {
-        (Action::Forward, _) => normalized(c, bytes).map(|pieces| {
-            let mut text = String::new();
-            pieces.for_each(|piece| text.push_str(&String::from_utf8_lossy(piece)));
-            text
-        }),
-        (Action::Answer, _) => c.reply(role),
-        (Action::Substitute, None) => c.substitute(),
-        (Action::Substitute, Some(id)) => Some(owed_text(&Owed::substitute(id))),
-        (Action::Attribute, Some(id)) => attributed(c, bytes, id).map(|parts| parts.concat()),
-        _ => None,
-    }
-}
-
-/// An MCP message that not every SDK's reader takes as it stands (a raw
-/// CR, which Python's reader splits lines at; whitespace around the value,
-/// which Go's refuses; a member given twice, whose first value a typed
-/// decoder may refuse), in pieces to be joined: its members, each with its
-/// last value, whitespace outside strings removed, ids and every other
-/// value's text kept exactly (SPEC 10.5). `None` for a line handed on as
-/// it stands.
-pub(crate) fn normalized<'a>(c: &Classification<'_>, line: &'a [u8]) -> Option<impl Iterator<Item = &'a [u8]>> {
-    let spans = c.spans;
-    let named = [
-        ("jsonrpc", Some(c.normal?)),
-        ("id", spans.id),
-        ("method", spans.method),
-        ("params", spans.params),
-        ("result", spans.result),
-        ("error", spans.error),
-    ];
-    let mut first = true;
-    let members = named.into_iter().filter_map(|(name, value)| Some((name, value?))).flat_map(move |(name, value)| {
-        let lead: &'static [u8] = if std::mem::take(&mut first) { b"{\"" } else { b",\"" };
-        [lead, name.as_bytes(), b"\":"].into_iter().chain(crate::log_text::compact_pieces(value.of(line)))
-    });
-    Some(members.chain([&b"}"[..]]))
-}
-
-/// The error response `line`, which names no request, with `id` put in
-/// place of its null or missing id (SPEC §9's handshake rule), without the
-/// whitespace around it, in pieces to be joined. `None` only for a line
-/// that is no such response.
-pub(crate) fn attributed<'a>(c: &Classification<'_>, line: &'a [u8], id: &'a str) -> Option<[&'a str; 5]> {
-    let line = std::str::from_utf8(line).ok()?;
-    let end = line.trim_end_matches([' ', '\t', '\r', '\n']).len();
-    let start = line.len() - line.trim_start_matches([' ', '\t', '\r', '\n']).len();
-    Some(match c.spans.id {
-        Some(span) => [line.get(start..span.offset)?, id, line.get(span.offset + span.len..end)?, "", ""],
-        // The object has members (an error and jsonrpc): put the id first.
-        None => [line.get(start..start + 1)?, "\"id\":", id, ",", line.get(start + 1..end)?],
-    })
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Reader;
-
-    /// The decisions for `stream`, read in one piece by `session`.
-    fn decide(session: &mut Session, stream: &[u8]) -> Vec<(Action, Option<String>)> {
-        decide_within(session, stream, 0)
-    }
-
-    /// The same, for lines of at most `max_line` bytes.
-    fn decide_within(session: &mut Session, stream: &[u8], max_line: usize) -> Vec<(Action, Option<String>)> {
-        let mut reader = Reader::with_profile(max_line, session.profile());
-        let mut out: Vec<_> = reader.feed(stream).unwrap().map(|line| session.decide(&line)).collect();
-        out.extend(reader.end().unwrap().map(|line| session.decide(&line)));
-        out.into_iter().map(|d| (d.action, d.text)).collect()
-    }
-
-    const SUBSTITUTE_7: &str = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Internal error: the peer's response to this request is not valid MCP"}}"#;
-
-    #[test]
-    fn an_invalid_response_is_substituted_only_while_its_request_is_outstanding() {
-        let mut s = Session::new(Role::Client, Profile::Mcp);
-        let bad = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}\n";
-        assert_eq!(decide(&mut s, bad), [(Action::Drop, None)]);
-        s.sent(br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#);
-        assert_eq!(s.outstanding(), 1);
-        assert_eq!(decide(&mut s, bad), [(Action::Substitute, Some(SUBSTITUTE_7.to_owned()))]);
-        assert_eq!(s.outstanding(), 0);
-        // Answered once: a second one waits on nothing.
-        assert_eq!(decide(&mut s, bad), [(Action::Drop, None)]);
-    }
-
-    #[test]
-    fn ids_are_compared_as_a_host_compares_them() {
-        let mut s = Session::new(Role::Server, Profile::Mcp);
-        s.sent(br#"{"jsonrpc":"2.0","id":"ab","method":"sampling/createMessage","params":{}}"#);
-        s.sent(br#"{"jsonrpc":"2.0","id":-0,"method":"roots/list"}"#);
-        assert_eq!(s.outstanding(), 2);
-        let answers =
-            b"{\"jsonrpc\":\"2.0\",\"id\":\"\\u0061b\",\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}\n";
-        assert_eq!(decide(&mut s, answers), [(Action::Forward, None), (Action::Forward, None)]);
-        assert_eq!(s.outstanding(), 0);
-    }
-
-    #[test]
-    fn the_handshake_rule_attributes_an_error_to_the_one_request_outstanding() {
-        let mut s = Session::new(Role::Client, Profile::Mcp);
-        s.sent(br#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{}}"#);
-        let absent = b" {\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\r\n";
-        assert_eq!(
-            decide(&mut s, absent),
-            [(
-                Action::Attribute,
-                Some(r#"{"id":"init","jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#.to_owned())
-            )]
-        );
-        s.sent(br#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
-        let null = b"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"x\"}}\n";
-        assert_eq!(
-            decide(&mut s, null),
-            [(Action::Attribute, Some(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"x"}}"#.to_owned()))]
-        );
-        // None outstanding, or two: nobody to give it to.
-        assert_eq!(decide(&mut s, null), [(Action::Drop, None)]);
-        s.sent(br#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#);
-        s.sent(br#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#);
-        assert_eq!(decide(&mut s, null), [(Action::Drop, None)]);
-        assert_eq!(s.outstanding(), 2);
-    }
-
-    #[test]
-    fn what_is_no_message_is_answered_by_a_server_and_diverted_by_a_client() {
-        let stream =
-            b"{\"jsonrpc\":\"2.0\",\n[]\n\n{\"level\":\"info\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}\n";
-        let parse_error = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
-        let batch = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: this server doesn't accept batches"}}"#;
-        let method = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the method must be a string, not a number"}}"#;
-        let mut server = Session::new(Role::Server, Profile::Mcp);
-        assert_eq!(
-            decide(&mut server, stream),
-            [
-                (Action::Answer, Some(parse_error.to_owned())),
-                (Action::Answer, Some(batch.to_owned())),
-                (Action::Drop, None),
-                (Action::Drop, None),
-                (Action::Answer, Some(method.to_owned())),
-            ]
-        );
-        let mut client = Session::new(Role::Client, Profile::Mcp);
-        assert_eq!(
-            decide(&mut client, stream),
-            [
-                (Action::Divert, None),
-                (Action::Divert, None),
-                (Action::Divert, None),
-                (Action::Divert, None),
-                (Action::Answer, Some(method.to_owned())),
-            ]
-        );
-        // Too long: dropped in either role.
-        let long = [vec![b'x'; 100], b"\n".to_vec()].concat();
-        assert_eq!(decide_within(&mut client, &long, 64), [(Action::Drop, None)]);
-    }
-
-    #[test]
-    fn the_jsonrpc_profile_forwards_every_message_and_tracks_nothing() {
-        let mut s = Session::new(Role::Server, Profile::JsonRpc);
-        s.sent(br#"{"jsonrpc":"2.0","id":1,"method":"m"}"#);
-        assert_eq!(s.outstanding(), 0);
-        let stream =
-            b"{\"id\":null,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"error\":{}}\n{\"id\":1,\"result\":5}\n";
-        assert_eq!(decide(&mut s, stream), vec![(Action::Forward, None); 3]);
-        // The MCP profile answers a null id itself.
-        let mut mcp = Session::new(Role::Server, Profile::Mcp);
-        let null_id = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: an MCP id must be a string or an integer, not null"}}"#;
-        assert_eq!(
-            decide(&mut mcp, b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}\n"),
-            [(Action::Answer, Some(null_id.to_owned()))]
-        );
-    }
-
-    #[test]
-    fn a_refused_line_is_answered_substituted_or_dropped() {
-        let mut s = Session::new(Role::Server, Profile::Mcp);
-        let request = s.refused(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
-        assert_eq!(request.action, Action::Answer);
-        assert_eq!(
-            request.text.as_deref(),
-            Some(
-                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the receiving MCP SDK cannot read this request"}}"#
-            )
-        );
-        let response = s.refused(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
-        assert_eq!((response.action, response.text.as_deref()), (Action::Substitute, Some(SUBSTITUTE_7)));
-        let notification = s.refused(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#);
-        assert_eq!((notification.action, notification.text), (Action::Drop, None));
-        assert!(notification.note.is_some());
-    }
-
-    #[test]
-    fn a_peer_that_never_answers_cannot_grow_the_session_without_bound() {
-        let mut s = Session::new(Role::Client, Profile::Mcp);
-        for n in 0..MAX_OUTSTANDING + 100 {
-            s.sent(format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"ping"}}"#).as_bytes());
-        }
-        assert_eq!(s.outstanding(), MAX_OUTSTANDING);
-        // The same id twice is one request outstanding.
-        let mut t = Session::new(Role::Client, Profile::Mcp);
-        t.sent(br#"{"jsonrpc":"2.0","id":"x","method":"ping"}"#);
-        t.sent(br#"{"jsonrpc":"2.0","id":"\u0078","method":"ping"}"#);
-        assert_eq!(t.outstanding(), 1);
-        let long = format!(r#"{{"jsonrpc":"2.0","id":"{}","method":"ping"}}"#, "y".repeat(MAX_OUTSTANDING_BYTES));
-        t.sent(long.as_bytes());
-        assert_eq!(t.outstanding(), 1, "an id past the byte bound is not kept");
-    }
-
-    #[test]
-    fn a_message_some_sdk_reader_would_refuse_as_it_stands_is_forwarded_normalized() {
-        let mut s = Session::new(Role::Server, Profile::Mcp);
-        let stream =
-            b" {\"jsonrpc\" : 2.0, \"id\":7,\r\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"a\": \"b c\"}}\t\n\
-{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}\r\n{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n";
-        assert_eq!(
-            decide(&mut s, stream),
-            [
-                (Action::Forward, Some(r#"{"jsonrpc":"2.0","id":7,"method":"ping","params":{"a":"b c"}}"#.to_owned())),
-                (Action::Forward, Some(r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#.to_owned())),
-                (Action::Forward, None),
-            ]
-        );
-        // The JSON-RPC profile hands every line on as it stands.
-        let mut j = Session::new(Role::Server, Profile::JsonRpc);
-        assert!(decide(&mut j, stream).iter().all(|d| d == &(Action::Forward, None)));
-    }
-
-    #[test]
-    fn every_request_whose_id_is_in_the_line_is_answered_by_it() {
-        // SPEC 10.6: a byte order mark, a batch, a damaged line, a line too
-        // long to read, each from a host waiting on its requests.
-        let mut s = Session::new(Role::Server, Profile::Mcp);
-        let stream = [
-            &b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n"[..],
-            b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"id\":\"2\",\"method\":\"tools/list\"}]\n",
-            b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"arguments\":{\"text\":\"a\xFFb\"}}}\n",
-            b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"arguments\":{\"text\":\"",
-            &[b'x'; 200],
-            b"\"}}}\n",
-        ]
-        .concat();
-        let batch = |id: &str| {
-            format!(
-                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600,"message":"Invalid Request: MCP has no batches; send each request on its own line"}}}}"#
-            )
-        };
-        assert_eq!(
-            decide_within(&mut s, &stream, 128),
-            [
-                (Action::Forward, Some(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#.to_owned())),
-                (Action::Answer, Some(format!("{}\n{}", batch("1"), batch(r#""2""#)))),
-                (Action::Answer, Some(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"Parse error"}}"#.to_owned())),
-                (
-                    Action::Answer,
-                    Some(
-                        r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: the line is longer than this peer reads"}}"#
-                            .to_owned()
-                    )
-                ),
-            ]
-        );
-        // A client reads no reply into a damaged line: it diverts it.
-        let mut client = Session::new(Role::Client, Profile::Mcp);
-        assert_eq!(decide(&mut client, &stream[..stream.len() - 206]).last(), Some(&(Action::Divert, None)));
-    }
-
-    #[test]
-    fn a_damaged_or_too_long_response_is_substituted_while_its_id_is_outstanding() {
-        let mut s = Session::new(Role::Client, Profile::Mcp);
-        let damaged = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\"\xFF\"}}\n";
-        assert_eq!(decide(&mut s, damaged), [(Action::Divert, None)]);
-        s.sent(br#"{"jsonrpc":"2.0","id":7,"method":"tools/call"}"#);
-        assert_eq!(decide(&mut s, damaged), [(Action::Substitute, Some(SUBSTITUTE_7.to_owned()))]);
-        assert_eq!(s.outstanding(), 0);
-        // Too long, in pieces: its first bytes hold the id.
-        s.sent(br#"{"jsonrpc":"2.0","id":7,"method":"tools/call"}"#);
-        let mut reader = Reader::with_profile(64, Profile::Mcp);
-        let mut got = Vec::new();
-        for piece in [&b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\""[..], &[b'y'; 100], b"\"}}\n"] {
-            got.extend(reader.feed(piece).unwrap().map(|line| s.decide(&line)));
-        }
-        assert_eq!(got.len(), 1);
-        assert_eq!((got[0].action, got[0].text.as_deref()), (Action::Substitute, Some(SUBSTITUTE_7)));
-        // The JSON-RPC profile reads no head: dropped as before.
-        let mut j = Session::new(Role::Server, Profile::JsonRpc);
-        let long = [&b"{\"id\":1,\"method\":\"m\",\"params\":\""[..], &[b'z'; 100], b"\"}\n"].concat();
-        assert_eq!(decide_within(&mut j, &long, 64), [(Action::Drop, None)]);
-    }
-
-    #[test]
-    fn a_server_drops_a_response_nobody_waits_for_and_a_client_forwards_it() {
-        // SPEC 10.8 (a): rmcp's server ends its session on such a line.
-        let stray = b"{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}\n";
-        let mut server = Session::new(Role::Server, Profile::Mcp);
-        assert_eq!(decide(&mut server, stray), [(Action::Drop, None)]);
-        server.sent(br#"{"jsonrpc":"2.0","id":9,"method":"roots/list"}"#);
-        assert_eq!(decide(&mut server, stray), [(Action::Forward, None)]);
-        assert_eq!(decide(&mut server, stray), [(Action::Drop, None)], "answered once");
-        let mut client = Session::new(Role::Client, Profile::Mcp);
-        assert_eq!(decide(&mut client, stray), [(Action::Forward, None)]);
-        let mut jsonrpc = Session::new(Role::Server, Profile::JsonRpc);
-        assert_eq!(decide(&mut jsonrpc, stray), [(Action::Forward, None)]);
-        // Once a request went untracked, an unmatched response may be its.
-        for n in 0..=MAX_OUTSTANDING {
-            server.sent(format!(r#"{{"jsonrpc":"2.0","id":"r{n}","method":"ping"}}"#).as_bytes());
-        }
-        assert_eq!(decide(&mut server, stray), [(Action::Forward, None)]);
-    }
-
-    #[test]
-    fn action_names_are_the_records_words() {
-        let names: Vec<_> = Action::ALL.iter().map(|a| a.name()).collect();
-        assert_eq!(names, ["forwarded", "answered", "substituted", "attributed", "dropped", "diverted"]);
-        assert!(Action::Substitute.hands_on() && !Action::Divert.hands_on());
-    }
-}
+mod tests;

@@ -3,10 +3,10 @@
 
 use std::ffi::c_char;
 
-use super::JsonRpcStatus;
 use super::classification::JsonRpcKind;
-use crate::reader::TOO_LONG_C;
-use crate::{IdKind, Kind};
+use super::status::JsonRpcStatus;
+use crate::reader::{DEFAULT_MAX_LINE, TOO_LONG_C};
+use crate::rules::{IdKind, Kind, Profile};
 
 /// Every kind a line can have.
 const KINDS: [Kind; 10] = [
@@ -77,6 +77,7 @@ pub extern "C" fn jsonrpc_status_name(status: u32) -> *const c_char {
         s if s == JSONRPC_STATUS_OUT_OF_MEMORY as u32 => c"out_of_memory",
         s if s == JSONRPC_STATUS_INTERNAL_ERROR as u32 => c"internal_error",
         s if s == JSONRPC_STATUS_UNKNOWN_PROFILE as u32 => c"unknown_profile",
+        s if s == JSONRPC_STATUS_UNKNOWN_DIRECTION as u32 => c"unknown_direction",
         _ => return std::ptr::null(),
     };
     name.as_ptr()
@@ -95,17 +96,14 @@ pub extern "C" fn jsonrpc_profile_name(profile: u32) -> *const c_char {
 /// (`JSONRPC_ACTION_NONE` included). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_action_name(action: u32) -> *const c_char {
-    crate::Action::ALL
-        .into_iter()
-        .find(|&a| super::session::action(a) as u32 == action)
-        .map_or(std::ptr::null(), |a| a.c_name().as_ptr())
+    super::line::action_of(action).map_or(std::ptr::null(), |a| a.c_name().as_ptr())
 }
 
 /// The line limit a JSON-RPC profile reader made with `max_line` 0 has:
 /// 16 MiB (SPEC §6). Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_default_max_line() -> usize {
-    crate::DEFAULT_MAX_LINE
+    DEFAULT_MAX_LINE
 }
 
 /// The line limit a reader or a session of `profile` (a `JsonRpcProfile`
@@ -115,7 +113,7 @@ pub extern "C" fn jsonrpc_default_max_line() -> usize {
 /// `JsonRpcProfile`. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_profile_max_line(profile: u32) -> usize {
-    super::profile::profile(profile).map_or(0, crate::Profile::default_max_line)
+    super::profile::profile(profile).map_or(0, Profile::default_max_line)
 }
 
 #[cfg(test)]
@@ -136,7 +134,7 @@ mod tests {
         assert_eq!(name(12), None);
         assert!(jsonrpc_id_kind_name(7).is_null() && !jsonrpc_id_kind_name(0).is_null());
         assert!(jsonrpc_role_name(0).is_null() && !jsonrpc_role_name(2).is_null());
-        assert!(jsonrpc_status_name(6).is_null() && !jsonrpc_status_name(5).is_null());
+        assert!(jsonrpc_status_name(7).is_null() && !jsonrpc_status_name(6).is_null());
         assert!(jsonrpc_profile_name(0).is_null() && !jsonrpc_profile_name(2).is_null());
         assert!(jsonrpc_profile_name(3).is_null());
         assert!(jsonrpc_action_name(0).is_null() && !jsonrpc_action_name(6).is_null());

@@ -14,15 +14,20 @@
 
 #![allow(unsafe_code)]
 
+mod boxing;
 mod classification;
 mod input;
+mod line;
 mod log_value;
 mod lookups;
+mod packing;
 mod panic_boundary;
 mod profile;
 mod reader;
+mod relay;
 mod reply;
 mod session;
+mod status;
 mod text;
 mod version;
 
@@ -30,6 +35,7 @@ pub use classification::{
     JsonRpcClassification, JsonRpcIdKind, JsonRpcKind, JsonRpcSpan, jsonrpc_classification_free, jsonrpc_classify,
     jsonrpc_classify_into,
 };
+pub use line::{JsonRpcAction, JsonRpcBatch, JsonRpcLine};
 pub use log_value::jsonrpc_log_value;
 pub use lookups::{
     jsonrpc_action_name, jsonrpc_default_max_line, jsonrpc_id_kind_name, jsonrpc_kind_is_message, jsonrpc_kind_name,
@@ -38,14 +44,17 @@ pub use lookups::{
 #[cfg(feature = "panic-test")]
 pub use panic_boundary::PANIC_TEST_INPUT;
 pub use profile::JsonRpcProfile;
-pub use reader::{
-    JsonRpcBatch, JsonRpcLine, JsonRpcReader, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free,
-    jsonrpc_reader_new,
+pub use reader::{JsonRpcReader, jsonrpc_reader_end, jsonrpc_reader_feed, jsonrpc_reader_free, jsonrpc_reader_new};
+pub use relay::{
+    JsonRpcDecision, JsonRpcDirection, JsonRpcRelay, jsonrpc_action_goes, jsonrpc_direction_name,
+    jsonrpc_direction_read_by, jsonrpc_relay_end, jsonrpc_relay_feed, jsonrpc_relay_free, jsonrpc_relay_new,
+    jsonrpc_relay_outstanding, jsonrpc_relay_refused, jsonrpc_relay_wrote,
 };
 pub use reply::{JsonRpcReply, JsonRpcRole, jsonrpc_invalid_reply};
 pub use session::{
-    JsonRpcAction, JsonRpcDecision, JsonRpcSession, jsonrpc_session_end, jsonrpc_session_feed, jsonrpc_session_free,
-    jsonrpc_session_new, jsonrpc_session_outstanding, jsonrpc_session_refused, jsonrpc_session_sent,
+    JsonRpcSession, jsonrpc_session_end, jsonrpc_session_feed, jsonrpc_session_free, jsonrpc_session_new,
+    jsonrpc_session_outstanding, jsonrpc_session_refused, jsonrpc_session_sent,
 };
+pub use status::JsonRpcStatus;
 pub use text::{JsonRpcStr, JsonRpcString, jsonrpc_string_free};
-pub use version::{JSONRPC_ABI_VERSION, JsonRpcStatus, jsonrpc_abi_version, jsonrpc_version};
+pub use version::{JSONRPC_ABI_VERSION, jsonrpc_abi_version, jsonrpc_version};

@@ -1,4 +1,4 @@
-use crate::Profile;
+use crate::rules::Profile;
 
 /// The rule set a line is read by (SPEC §10). Values are fixed and never
 /// reused; any other value is refused (`JSONRPC_STATUS_UNKNOWN_PROFILE`).

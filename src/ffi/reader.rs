@@ -1,18 +1,17 @@
 use std::ffi::c_char;
-use std::fmt::Write as _;
 
-use super::JsonRpcStatus;
-use super::classification::{Failure, JsonRpcClassification, JsonRpcKind, Texts};
+use super::boxing::{boxed, unboxed};
+use super::classification::{JsonRpcClassification, JsonRpcKind};
 use super::input::bytes;
+use super::line::{JsonRpcBatch, JsonRpcLine};
+use super::packing::ActionTexts;
 use super::panic_boundary::boundary;
-use super::session::{JsonRpcAction, action};
-use super::text::{Counter, JsonRpcStr};
-use crate::Role;
+use super::status::{Failure, JsonRpcStatus};
 use crate::fallible::OutOfMemory;
 use crate::reader::{Batch, Found, Reader};
-use crate::reply::Owed;
-use crate::rules::classify_undecoded;
-use crate::session::{Action, Session, Verdict, attributed, notes};
+use crate::relay::{Direction, Relay};
+use crate::rules::{Classification, Profile, classify_undecoded};
+use crate::session::Verdict;
 
 /// A stream reader (SPEC §6): it takes a stream's bytes as they are read
 /// and hands back each line they complete, classified. It owns the
@@ -35,109 +34,18 @@ pub struct JsonRpcReader {
     busy: bool,
 }
 
-/// One line read by a `JsonRpcReader`.
-///
-/// `number` counts the stream's lines from 1 (too-long lines included).
-/// `len` is the line's length in bytes, LF excluded (a CR before the LF
-/// stays in the line, as JSON whitespace). A line within the limit stands
-/// at `offset` in its batch's `bytes`, and `classification` is what
-/// `jsonrpc_classify` gives for it, its spans counted from the line's
-/// first byte and its strings in the batch's `texts` (its `storage` is
-/// NULL: it owns nothing). A line over the limit has the kind
-/// `JSONRPC_KIND_TOO_LONG` and an `offset` of 0; in the MCP profile, where
-/// its first bytes (as many as the limit) hold a damaged request or
-/// response (SPEC §10.6 (d)), its classification also has the readable
-/// `id`, `id_kind` and `id_span` (a position in the line, whose bytes are
-/// not held) and, for a request, `method` and `method_span` and the
-/// `reply_server` that says the line is too long; for a response, the
-/// `substitute`. Otherwise it has nothing else.
-///
-/// A line read by a `JsonRpcSession` also carries what to do with it
-/// (SPEC §8 to §10): `action`, with `action_text` (for
-/// `JSONRPC_ACTION_ANSWER` the reply to write back to the line's sender;
-/// for `JSONRPC_ACTION_SUBSTITUTE` and `JSONRPC_ACTION_ATTRIBUTE` the line
-/// to hand on in this one's place; for `JSONRPC_ACTION_FORWARD`, in the MCP
-/// profile, the line to hand on instead of its bytes when not every SDK's
-/// reader takes them as they stand (a raw CR, whitespace around the value,
-/// a member given twice: SPEC 10.5), and absent when the bytes go as they
-/// are; absent otherwise) and `note` (why, for
-/// every action but `JSONRPC_ACTION_FORWARD`: a static NUL-terminated text
-/// for a log record; NULL otherwise). `action_text` lives as long as the
-/// batch. A plain reader's lines have `JSONRPC_ACTION_NONE`, no text, no
-/// note.
-#[repr(C)]
-#[derive(Debug)]
-pub struct JsonRpcLine {
-    pub number: u64,
-    pub offset: usize,
-    pub len: usize,
-    pub classification: JsonRpcClassification,
-    pub action: JsonRpcAction,
-    pub action_text: JsonRpcStr,
-    pub note: *const c_char,
-}
-
-/// The lines one call of a reader completed, in order: `count` items at
-/// `items`. Their bytes stand in `bytes` (`bytes_len` bytes), each line
-/// where its item's `offset` says; when no item is too long, `bytes` is
-/// exactly the items' lines one after another, each followed by its LF (but
-/// the last line of a stream that had none). Every string of their
-/// classifications stands in `texts` (`texts_len` bytes: the strings of
-/// the first item, then of the next, each followed by its NUL, in the order
-/// `id`, `method`, `reason`, `reply_server`, `reply_client`,
-/// `substitute`). So a binding can copy a batch in three pieces and find
-/// each line and each string by the lengths alone. (A session's
-/// `action_text` is one of those strings, or, for an attributed line and a
-/// substitute made for a request that named no id, a string of the
-/// session's own, outside `texts`.)
-///
-/// Borrowed: everything a batch points to belongs to the reader and stays
-/// valid until the reader's next call (feed, end or free). Pointers of an
-/// empty part may be NULL.
-#[repr(C)]
-#[derive(Debug)]
-pub struct JsonRpcBatch {
-    pub items: *const JsonRpcLine,
-    pub count: usize,
-    pub bytes: *const u8,
-    pub bytes_len: usize,
-    pub texts: *const c_char,
-    pub texts_len: usize,
-}
-
-impl JsonRpcBatch {
-    pub(super) const EMPTY: JsonRpcBatch = JsonRpcBatch {
-        items: std::ptr::null(),
-        count: 0,
-        bytes: std::ptr::null(),
-        bytes_len: 0,
-        texts: std::ptr::null(),
-        texts_len: 0,
-    };
-}
-
-/// A session's part in filling a batch: the session, and the texts of its
-/// own it writes (attributed lines and substitutes for another id).
+/// A relay's part in filling a batch: the relay, the direction the batch
+/// is read in, and the texts it places.
 pub(super) struct Deciding<'s> {
-    pub session: &'s mut Session,
-    pub own: &'s mut Vec<u8>,
-}
-
-/// Where a decided line's `action_text` stands until the batch's strings
-/// are in place.
-#[derive(Clone, Copy)]
-enum TextAt {
-    None,
-    Reply,
-    Substitute,
-    /// At this offset-form string in the session's own texts.
-    Own(JsonRpcStr),
+    pub relay: &'s mut Relay,
+    pub dir: Direction,
+    pub texts: &'s mut ActionTexts,
 }
 
 impl JsonRpcReader {
     /// Classifies a batch's lines into `items` and `texts`, and describes
     /// them in a `JsonRpcBatch`; with a session, decides each line's
-    /// action too.
+    /// action too, and places its text.
     pub(super) fn fill(
         items: &mut Vec<JsonRpcLine>,
         texts: &mut Vec<u8>,
@@ -146,64 +54,41 @@ impl JsonRpcReader {
     ) -> Result<JsonRpcBatch, Failure> {
         items.clear();
         texts.clear();
-        if let Some(d) = deciding.as_mut() {
-            d.own.clear();
-        }
         let profile = batch.profile();
         let (buf, found, first) = batch.parts();
         let heads = batch.heads();
         items.try_reserve(found.len()).map_err(OutOfMemory::from)?;
+        if let Some(d) = deciding.as_mut() {
+            d.texts.start(found.len())?;
+        }
         // Each item is written straight into its slot.
         for ((number, &found), slot) in (first..).zip(found).zip(items.spare_capacity_mut()) {
             match found {
                 Found::Line { start, len } => {
                     let line = &buf[start..start + len];
                     let c = classify_undecoded(line, profile)?;
-                    let mut unusual = None;
-                    let strings = Texts::of(&c, None, &mut unusual)?;
-                    texts.try_reserve(strings.size()).map_err(OutOfMemory::from)?;
-                    let placed = strings.place(texts);
-                    let classification = JsonRpcClassification::with_strings(&c, placed, std::ptr::null_mut());
-                    let (verdict, at) = match deciding.as_mut() {
-                        None => (None, TextAt::None),
-                        Some(d) => {
-                            let verdict = d.session.verdict(&c)?;
-                            let at = text_at(&verdict, d, &c, line)?;
-                            (Some(verdict), at)
-                        }
+                    let classification = JsonRpcClassification::in_batch(&c, texts)?;
+                    let verdict = match deciding.as_mut() {
+                        None => None,
+                        Some(d) => Some(d.decide(&c, line)?),
                     };
-                    slot.write(JsonRpcLine::decided(number, start, len, classification, verdict.as_ref(), at));
+                    slot.write(JsonRpcLine::decided(number, start, len, classification, verdict.as_ref()));
                 }
-                Found::TooLong { len, head: None } => {
-                    let classification = JsonRpcClassification {
-                        kind: JsonRpcKind::JSONRPC_KIND_TOO_LONG,
-                        ..JsonRpcClassification::NONE
+                // SPEC §10.6 (d): what the line's first bytes hold, if
+                // anything, and the session's decision from it.
+                Found::TooLong { len, head } => {
+                    let c = head.map(|head| head.classification(heads));
+                    let classification = match &c {
+                        None => JsonRpcClassification::NONE,
+                        Some(c) => JsonRpcClassification::in_batch(c, texts)?,
                     };
-                    let too_long = Verdict { action: Action::Drop, note: Some(notes::TOO_LONG), id: None };
-                    let verdict = deciding.as_ref().map(|_| &too_long);
-                    slot.write(JsonRpcLine::decided(number, 0, len, classification, verdict, TextAt::None));
-                }
-                // SPEC §10.6 (d): what the line's first bytes hold, and
-                // the session's decision from it.
-                Found::TooLong { len, head: Some(head) } => {
-                    let c = head.classification(heads);
-                    let mut unusual = None;
-                    let strings = Texts::of(&c, None, &mut unusual)?;
-                    texts.try_reserve(strings.size()).map_err(OutOfMemory::from)?;
-                    let placed = strings.place(texts);
-                    let classification = JsonRpcClassification {
-                        kind: JsonRpcKind::JSONRPC_KIND_TOO_LONG,
-                        ..JsonRpcClassification::with_strings(&c, placed, std::ptr::null_mut())
+                    let classification =
+                        JsonRpcClassification { kind: JsonRpcKind::JSONRPC_KIND_TOO_LONG, ..classification };
+                    let verdict = match deciding.as_mut() {
+                        None => None,
+                        Some(d) => Some(d.decide_too_long(c.as_ref())?),
                     };
-                    let (verdict, at) = match deciding.as_mut() {
-                        None => (None, TextAt::None),
-                        Some(d) => {
-                            let verdict = d.session.verdict_too_long(Some(&c))?;
-                            let at = text_at(&verdict, d, &c, &[])?;
-                            (Some(verdict), at)
-                        }
-                    };
-                    slot.write(JsonRpcLine::decided(number, 0, len, classification, verdict.as_ref(), at));
+                    slot.write(JsonRpcLine::decided(number, 0, len, classification, verdict.as_ref()));
                 }
             }
         }
@@ -217,21 +102,9 @@ impl JsonRpcReader {
             *string = string.at(base);
         }
         if let Some(d) = deciding {
-            let own = d.own.as_ptr().cast::<c_char>();
-            for item in items.iter_mut() {
-                item.action_text = item.action_text.at(own);
-                match item.action {
-                    JsonRpcAction::JSONRPC_ACTION_ANSWER => {
-                        item.action_text = match d.session.role() {
-                            Role::Server => item.classification.reply_server,
-                            Role::Client => item.classification.reply_client,
-                        }
-                    }
-                    JsonRpcAction::JSONRPC_ACTION_SUBSTITUTE if item.action_text.ptr.is_null() => {
-                        item.action_text = item.classification.substitute;
-                    }
-                    _ => {}
-                }
+            let (at, own) = d.texts.placed();
+            for (item, &at) in items.iter_mut().zip(at) {
+                item.place_action_text(at, own);
             }
         }
         let bytes_len = found.iter().rev().find_map(|found| match *found {
@@ -286,88 +159,6 @@ impl JsonRpcReader {
     }
 }
 
-impl JsonRpcLine {
-    /// A line's item, with what a session decided (`None`: no session).
-    /// Its `action_text` is the offset-form string of the session's own
-    /// texts, or absent until the batch's strings are in place.
-    fn decided(
-        number: u64,
-        offset: usize,
-        len: usize,
-        classification: JsonRpcClassification,
-        verdict: Option<&Verdict>,
-        at: TextAt,
-    ) -> JsonRpcLine {
-        let (action, note) = match verdict {
-            None => (JsonRpcAction::JSONRPC_ACTION_NONE, std::ptr::null()),
-            Some(v) => (action(v.action), v.note.map_or(std::ptr::null(), |n| n.as_ptr())),
-        };
-        let action_text = match at {
-            TextAt::Own(text) => text,
-            TextAt::None | TextAt::Reply | TextAt::Substitute => JsonRpcStr::ABSENT,
-        };
-        JsonRpcLine { number, offset, len, classification, action, action_text, note }
-    }
-}
-
-/// Where the text of `verdict` for the line `line` (classified `c`) will
-/// stand: a string of the batch's, or one written now to the session's own
-/// texts.
-fn text_at(
-    verdict: &Verdict,
-    d: &mut Deciding<'_>,
-    c: &crate::Classification<'_>,
-    line: &[u8],
-) -> Result<TextAt, Failure> {
-    Ok(match (verdict.action, verdict.id.as_deref()) {
-        (Action::Forward, _) => match crate::session::normalized(c, line) {
-            None => TextAt::None,
-            Some(pieces) => {
-                let size = pieces.map(<[u8]>::len).sum();
-                let pieces = crate::session::normalized(c, line).into_iter().flatten();
-                TextAt::Own(own_text(d.own, size, |to| {
-                    for piece in pieces {
-                        let _ = to.write_bytes(piece);
-                    }
-                })?)
-            }
-        },
-        (Action::Answer, _) => TextAt::Reply,
-        (Action::Substitute, None) => TextAt::Substitute,
-        (Action::Substitute, Some(id)) => {
-            let owed = Owed::substitute(id);
-            let message = owed.message.fixed().unwrap_or_default();
-            let mut size = Counter::default();
-            let _ = owed.write(message, &mut size);
-            TextAt::Own(own_text(d.own, size.0, |to| {
-                let _ = owed.write(message, to);
-            })?)
-        }
-        (Action::Attribute, Some(id)) => {
-            let parts = attributed(c, line, id).unwrap_or_default();
-            let size = parts.iter().map(|p| p.len()).sum();
-            TextAt::Own(own_text(d.own, size, |to| {
-                for part in parts {
-                    let _ = to.write_str(part);
-                }
-            })?)
-        }
-        _ => TextAt::None,
-    })
-}
-
-/// Places a text of `len` bytes, which `fill` writes, in a session's own
-/// texts.
-fn own_text(
-    own: &mut Vec<u8>,
-    len: usize,
-    fill: impl FnOnce(&mut super::text::Cursor<'_>),
-) -> Result<JsonRpcStr, Failure> {
-    use super::text::Place;
-    own.try_reserve(len + 1).map_err(OutOfMemory::from)?;
-    Ok(own.place(len, fill))
-}
-
 /// A new reader for one stream, whose lines may be `max_line` bytes long
 /// (LF excluded); 0 means the profile's default,
 /// `jsonrpc_profile_max_line(profile)`; its lines are classified by
@@ -386,7 +177,7 @@ pub extern "C" fn jsonrpc_reader_new(max_line: usize, profile: u32) -> *mut Json
 }
 
 impl JsonRpcReader {
-    pub(super) fn new(max_line: usize, profile: crate::Profile) -> JsonRpcReader {
+    pub(super) fn new(max_line: usize, profile: Profile) -> JsonRpcReader {
         JsonRpcReader {
             reader: Reader::with_profile(max_line, profile),
             items: Vec::new(),
@@ -475,29 +266,20 @@ pub unsafe extern "C" fn jsonrpc_reader_free(reader: *mut JsonRpcReader) {
     boundary(|| (), || unsafe { unboxed(reader) })
 }
 
-/// `value` moved to the heap, as `Box::into_raw(Box::new(value))` but
-/// failing instead of aborting; `Box::from_raw` frees it.
-pub(super) fn boxed<T>(value: T) -> Result<*mut T, OutOfMemory> {
-    let layout = std::alloc::Layout::new::<T>();
-    const { assert!(size_of::<T>() != 0) };
-    // SAFETY: the layout has a non-zero size (asserted above).
-    let ptr = unsafe { std::alloc::alloc(layout) }.cast::<T>();
-    if ptr.is_null() {
-        return Err(OutOfMemory);
+impl Deciding<'_> {
+    /// The session's decision for a line within the limit, classified `c`,
+    /// whose bytes are `line`; its text placed.
+    fn decide(&mut self, c: &Classification<'_>, line: &[u8]) -> Result<Verdict, Failure> {
+        let verdict = self.relay.verdict(self.dir, c)?;
+        self.texts.push(self.relay.session(self.dir).text(&verdict, Some(c), line))?;
+        Ok(verdict)
     }
-    // SAFETY: `ptr` is a fresh allocation of `T`'s layout from the global
-    // allocator, which is how `Box` allocates, so `Box::from_raw` may free it.
-    unsafe { ptr.write(value) };
-    Ok(ptr)
-}
 
-/// Frees what `boxed` made; NULL is ignored.
-///
-/// # Safety
-/// `ptr` is NULL or a pointer from `boxed` not freed before.
-pub(super) unsafe fn unboxed<T>(ptr: *mut T) {
-    if !ptr.is_null() {
-        // SAFETY: `boxed` allocates as `Box` does (see there).
-        drop(unsafe { Box::from_raw(ptr) });
+    /// The same for a line over the limit, whose first bytes hold `head`,
+    /// if anything (SPEC §10.6 (d)).
+    fn decide_too_long(&mut self, head: Option<&Classification<'_>>) -> Result<Verdict, Failure> {
+        let verdict = self.relay.verdict_too_long(self.dir, head)?;
+        self.texts.push(self.relay.session(self.dir).text(&verdict, head, &[]))?;
+        Ok(verdict)
     }
 }

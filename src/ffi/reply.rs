@@ -1,9 +1,9 @@
-use super::JsonRpcStatus;
 use super::input::bytes;
 use super::panic_boundary::boundary;
+use super::status::JsonRpcStatus;
 use super::text::{Counter, Formatted, JsonRpcString};
-use crate::Role;
 use crate::fallible::OutOfMemory;
+use crate::reply::Role;
 use crate::rules::{Classification, classify_undecoded};
 
 /// Which endpoint reads the line (SPEC §4), passed as a `uint32_t`. Values

@@ -1,53 +1,12 @@
-use std::ffi::c_char;
+//! A session's C face: a relay (`relay.rs`) read in one direction, the one
+//! its role reads.
 
-use super::JsonRpcStatus;
-use super::classification::Failure;
-use super::input::bytes;
+use super::boxing::{boxed, unboxed};
+use super::line::JsonRpcBatch;
 use super::panic_boundary::boundary;
-use super::reader::{Deciding, JsonRpcBatch, JsonRpcReader, boxed, unboxed};
-use super::text::{Counter, JsonRpcString};
-use crate::fallible::OutOfMemory;
-use crate::rules::classify_undecoded;
-use crate::session::{Action, Session, notes};
-
-/// What to do with a line (SPEC §8 to §10), as a `JsonRpcSession` decides
-/// it. Values are fixed and never reused. `jsonrpc_action_name` gives the
-/// word records use for each.
-#[repr(u32)]
-#[allow(non_camel_case_types)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JsonRpcAction {
-    /// Not decided: a line of a plain `JsonRpcReader`.
-    JSONRPC_ACTION_NONE = 0,
-    /// Hand the line on, unchanged, with its LF.
-    JSONRPC_ACTION_FORWARD = 1,
-    /// Write the action's text back to the line's sender; nobody else sees
-    /// the line.
-    JSONRPC_ACTION_ANSWER = 2,
-    /// Hand on the action's text (the `invalid_response`'s substitute) in
-    /// the line's place.
-    JSONRPC_ACTION_SUBSTITUTE = 3,
-    /// Hand on the action's text (the error that named no request, with the
-    /// id of the one request outstanding put in) in the line's place.
-    JSONRPC_ACTION_ATTRIBUTE = 4,
-    /// Nobody sees the line; log the note.
-    JSONRPC_ACTION_DROP = 5,
-    /// Nobody sees the line but the log: what a server wrote to its stdout
-    /// that is no message (read in role `client`).
-    JSONRPC_ACTION_DIVERT = 6,
-}
-
-/// The C value of an action.
-pub(super) fn action(action: Action) -> JsonRpcAction {
-    match action {
-        Action::Forward => JsonRpcAction::JSONRPC_ACTION_FORWARD,
-        Action::Answer => JsonRpcAction::JSONRPC_ACTION_ANSWER,
-        Action::Substitute => JsonRpcAction::JSONRPC_ACTION_SUBSTITUTE,
-        Action::Attribute => JsonRpcAction::JSONRPC_ACTION_ATTRIBUTE,
-        Action::Drop => JsonRpcAction::JSONRPC_ACTION_DROP,
-        Action::Divert => JsonRpcAction::JSONRPC_ACTION_DIVERT,
-    }
-}
+use super::relay::{JsonRpcDecision, JsonRpcRelay, decision_to};
+use super::status::JsonRpcStatus;
+use crate::relay::Direction;
 
 /// One endpoint's session (SPEC §8 to §10): a stream reader that also
 /// decides what to do with each line it reads, in its role and profile,
@@ -60,22 +19,9 @@ pub(super) fn action(action: Action) -> JsonRpcAction {
 /// A session may move between threads, but only one thread may use it at a
 /// time.
 pub struct JsonRpcSession {
-    reader: JsonRpcReader,
-    session: Session,
-    /// Texts of the session's own for the last batch.
-    own: Vec<u8>,
-}
-
-/// What a session decided for one line outside a batch
-/// (`jsonrpc_session_refused`). The caller owns `text` and frees it with
-/// `jsonrpc_string_free` (harmless when it is `{NULL, 0}`); `note` is
-/// static.
-#[repr(C)]
-#[derive(Debug)]
-pub struct JsonRpcDecision {
-    pub action: JsonRpcAction,
-    pub text: JsonRpcString,
-    pub note: *const c_char,
+    relay: JsonRpcRelay,
+    /// The direction the session's role reads.
+    dir: Direction,
 }
 
 /// A new session that reads one stream in `role` (a `JsonRpcRole`) by
@@ -94,47 +40,25 @@ pub extern "C" fn jsonrpc_session_new(role: u32, profile: u32, max_line: usize) 
         let (Some(role), Some(profile)) = (super::reply::role(role), super::profile::profile(profile)) else {
             return std::ptr::null_mut();
         };
-        let session = JsonRpcSession {
-            reader: JsonRpcReader::new(max_line, profile),
-            session: Session::new(role, profile),
-            own: Vec::new(),
-        };
+        let dir = Direction::read_by(role);
+        let session = JsonRpcSession { relay: JsonRpcRelay::reading(dir, profile, max_line), dir };
         boxed(session).unwrap_or(std::ptr::null_mut())
     })
 }
 
 impl JsonRpcSession {
-    /// Runs a feed or an end on `session`'s reader, deciding each line.
+    /// The session of `session`, after emptying `*out` when not NULL.
     ///
     /// # Safety
     /// `session` and `out` are NULL or valid, as the entry points require.
-    unsafe fn read(
-        session: *mut JsonRpcSession,
-        out: *mut JsonRpcBatch,
-        step: impl FnOnce(
-            &mut crate::Reader,
-            Deciding<'_>,
-            &mut Vec<super::reader::JsonRpcLine>,
-            &mut Vec<u8>,
-        ) -> Result<JsonRpcBatch, Failure>,
-    ) -> JsonRpcStatus {
+    unsafe fn with_batch<'s>(session: *mut JsonRpcSession, out: *mut JsonRpcBatch) -> Option<&'s mut JsonRpcSession> {
+        if !out.is_null() {
+            // SAFETY: `out` is non-NULL and writable by the contract.
+            unsafe { out.write(JsonRpcBatch::EMPTY) };
+        }
         // SAFETY: by the contract, a non-NULL `session` is a live session of
         // ours that no other thread is using.
-        let Some(s) = (unsafe { session.as_mut() }) else {
-            if !out.is_null() {
-                // SAFETY: `out` is non-NULL and writable by the contract.
-                unsafe { out.write(JsonRpcBatch::EMPTY) };
-            }
-            return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
-        };
-        let (session, own) = (&mut s.session, &mut s.own);
-        // SAFETY: `out` is passed on from the caller; the reader is ours.
-        unsafe {
-            JsonRpcReader::call(&mut s.reader, out, |r| {
-                let deciding = Deciding { session, own };
-                step(&mut r.reader, deciding, &mut r.items, &mut r.texts)
-            })
-        }
+        unsafe { session.as_mut() }
     }
 }
 
@@ -159,14 +83,11 @@ pub unsafe extern "C" fn jsonrpc_session_feed(
 ) -> JsonRpcStatus {
     boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
-        || {
-            let feed = |reader: &mut crate::Reader, deciding: Deciding<'_>, items: &mut _, texts: &mut _| {
-                // SAFETY: passed on from the caller.
-                let data = unsafe { bytes(data, len) }.map_err(|_| Failure::NullArgument)?;
-                reader.feed_then(data, |batch| JsonRpcReader::fill(items, texts, batch, Some(deciding)))
-            };
+        // SAFETY: passed on from the caller.
+        || match unsafe { JsonRpcSession::with_batch(session, out) } {
             // SAFETY: passed on from the caller.
-            unsafe { JsonRpcSession::read(session, out, feed) }
+            Some(s) => unsafe { s.relay.feed(s.dir, data, len, out) },
+            None => JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT,
         },
     )
 }
@@ -181,12 +102,11 @@ pub unsafe extern "C" fn jsonrpc_session_feed(
 pub unsafe extern "C" fn jsonrpc_session_end(session: *mut JsonRpcSession, out: *mut JsonRpcBatch) -> JsonRpcStatus {
     boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
-        || {
-            let end = |reader: &mut crate::Reader, deciding: Deciding<'_>, items: &mut _, texts: &mut _| {
-                reader.end_then(|batch| JsonRpcReader::fill(items, texts, batch, Some(deciding)))
-            };
+        // SAFETY: passed on from the caller.
+        || match unsafe { JsonRpcSession::with_batch(session, out) } {
             // SAFETY: passed on from the caller.
-            unsafe { JsonRpcSession::read(session, out, end) }
+            Some(s) => unsafe { s.relay.end(s.dir, out) },
+            None => JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT,
         },
     )
 }
@@ -213,13 +133,9 @@ pub unsafe extern "C" fn jsonrpc_session_sent(
         || {
             // SAFETY: by the contract.
             let Some(s) = (unsafe { session.as_mut() }) else { return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT };
+            // Written the other way: toward the peer whose lines it reads.
             // SAFETY: passed on from the caller.
-            let Ok(line) = (unsafe { bytes(line, len) }) else { return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT };
-            let sent = classify_undecoded(line, s.session.profile()).and_then(|c| s.session.try_sent(&c));
-            match sent {
-                Ok(()) => JsonRpcStatus::JSONRPC_STATUS_OK,
-                Err(OutOfMemory) => JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY,
-            }
+            unsafe { s.relay.wrote(s.dir.other(), line, len) }
         },
     )
 }
@@ -227,11 +143,19 @@ pub unsafe extern "C" fn jsonrpc_session_sent(
 /// What to do instead when the receiving SDK's own decoder refused a line
 /// this session handed on (SPEC §10.4; a fault of the profile, to be logged
 /// at error level): for a request, `JSONRPC_ACTION_ANSWER` with the
-/// `-32600` reply; for a response with a string or number id (in the MCP
-/// profile, an MCP id), `JSONRPC_ACTION_SUBSTITUTE` with its substitute;
-/// otherwise
+/// `-32600` reply (which goes back to the peer, never to the SDK); for a
+/// response with a string or number id (in the MCP profile, an MCP id),
+/// `JSONRPC_ACTION_SUBSTITUTE` with its substitute; otherwise
 /// `JSONRPC_ACTION_DROP`. Written to `*out`, whose `text` the caller frees
 /// with `jsonrpc_string_free`.
+///
+/// A second refusal settles it: when the line refused is, byte for byte,
+/// the substitute it would be replaced with (the SDK refused the
+/// substitute this session handed on, from a batch or from an earlier
+/// call), the action is `JSONRPC_ACTION_DROP`, with no text and the note
+/// "the receiving SDK's decoder refused the substitute too". So a caller
+/// that hands on what this says, and calls it again when that is refused
+/// too, stops there.
 ///
 /// Returns `JSONRPC_STATUS_OK`; `JSONRPC_STATUS_NULL_ARGUMENT` when
 /// `session` or `out` is NULL or `line` is NULL with a length;
@@ -250,47 +174,19 @@ pub unsafe extern "C" fn jsonrpc_session_refused(
     len: usize,
     out: *mut JsonRpcDecision,
 ) -> JsonRpcStatus {
-    const NONE: JsonRpcDecision = JsonRpcDecision {
-        action: JsonRpcAction::JSONRPC_ACTION_NONE,
-        text: JsonRpcString::NONE,
-        note: std::ptr::null(),
-    };
     if out.is_null() {
         return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
     }
     // SAFETY: `out` is non-NULL and writable by the contract.
-    unsafe { out.write(NONE) };
+    unsafe { out.write(JsonRpcDecision::NONE) };
     boundary(
         || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
         || {
             // SAFETY: by the contract.
             let Some(s) = (unsafe { session.as_mut() }) else { return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT };
-            // SAFETY: passed on from the caller.
-            let Ok(line) = (unsafe { bytes(line, len) }) else { return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT };
-            let mut decided = || -> Result<JsonRpcDecision, OutOfMemory> {
-                let c = classify_undecoded(line, s.session.profile())?;
-                let (act, owed) = s.session.refused_verdict(&c)?;
-                let text = match owed {
-                    None => JsonRpcString::NONE,
-                    Some(owed) => {
-                        let message = owed.message.fixed().unwrap_or_default();
-                        let mut size = Counter::default();
-                        let _ = owed.write(message, &mut size);
-                        JsonRpcString::new(size.0, |to| {
-                            let _ = owed.write(message, to);
-                        })?
-                    }
-                };
-                Ok(JsonRpcDecision { action: action(act), text, note: notes::REFUSED.as_ptr() })
-            };
-            match decided() {
-                Ok(decision) => {
-                    // SAFETY: `out` is non-NULL and writable by the contract.
-                    unsafe { out.write(decision) };
-                    JsonRpcStatus::JSONRPC_STATUS_OK
-                }
-                Err(OutOfMemory) => JsonRpcStatus::JSONRPC_STATUS_OUT_OF_MEMORY,
-            }
+            // SAFETY: `out` is non-NULL (checked above) and writable; `line`
+            // is passed on from the caller.
+            unsafe { decision_to(out, s.relay.refused(s.dir, line, len)) }
         },
     )
 }
@@ -306,7 +202,7 @@ pub unsafe extern "C" fn jsonrpc_session_outstanding(session: *const JsonRpcSess
         || 0,
         || {
             // SAFETY: by the contract.
-            unsafe { session.as_ref() }.map_or(0, |s| s.session.outstanding())
+            unsafe { session.as_ref() }.map_or(0, |s| s.relay.outstanding(s.dir))
         },
     )
 }

@@ -6,15 +6,16 @@ mod damaged;
 mod id;
 mod mcp;
 mod members;
+mod reason;
 
 use std::borrow::Cow;
-use std::fmt;
 use std::str::FromStr;
 
 pub(crate) use damaged::elements as damaged_elements;
 pub use id::{IdKey, same_id};
 pub use mcp::{RequestFault, ResponseFault, What};
 use members::Members;
+pub use reason::{InvalidRequest, Reason};
 
 use crate::fallible::{self, OutOfMemory};
 use crate::scan::{self, ParseError, Root, ScanError, Span, Value, ValueKind};
@@ -171,32 +172,6 @@ impl Spans {
     }
 }
 
-/// What is wrong with an `invalid_request`: the kinds of its faulty values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct InvalidRequest {
-    /// The `method` value's kind, when it is not a string.
-    pub method: Option<ValueKind>,
-    /// The `id` value's kind, when it is an object, an array or a boolean.
-    pub id: Option<ValueKind>,
-}
-
-/// The exact message of SPEC §4, which is also the reply's message.
-impl fmt::Display for InvalidRequest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Invalid Request: ")?;
-        if let Some(method) = self.method {
-            write!(f, "the method must be a string, not {}", with_article(method))?;
-            if self.id.is_some() {
-                f.write_str("; ")?;
-            }
-        }
-        if let Some(id) = self.id {
-            write!(f, "the id must be a string, a number or null, not {}", with_article(id))?;
-        }
-        Ok(())
-    }
-}
-
 /// A value's kind with its article, as SPEC §4 names it in messages.
 pub(crate) fn with_article(kind: ValueKind) -> &'static str {
     match kind {
@@ -206,59 +181,6 @@ pub(crate) fn with_article(kind: ValueKind) -> &'static str {
         ValueKind::Number => "a number",
         ValueKind::Boolean => "a boolean",
         ValueKind::Null => "null",
-    }
-}
-
-/// Why a line is a `parse_error`, an `invalid_request` or an
-/// `invalid_response`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum Reason {
-    #[error(transparent)]
-    Parse(#[from] ParseError),
-    /// A fault of SPEC §2 (both profiles).
-    #[error("{0}")]
-    InvalidRequest(InvalidRequest),
-    /// A request or notification the MCP profile refuses (SPEC §10.2).
-    #[error("{0}")]
-    McpRequest(RequestFault),
-    /// A response the MCP profile refuses (SPEC §10.3).
-    #[error("{0}")]
-    McpResponse(ResponseFault),
-}
-
-impl Reason {
-    /// Whether the rule broken is one the MCP profile adds only so that
-    /// every official SDK reads the line alike (SPEC §10.1 to §10.3): an
-    /// integer beyond 2^53 - 1, an error code beyond 32 bits or written
-    /// `-0`, more than 127 levels, a lone surrogate, a number beyond a
-    /// double. JSON-RPC itself allows such a line, so a peer that serves it
-    /// as JSON-RPC does is stricter-than-needed wrong, not broken (the
-    /// probe's `strict` grade, SPEC §11).
-    pub fn is_portability(&self) -> bool {
-        let portable =
-            |what: &What| matches!(what, What::BeyondSafe | What::BeyondI32 | What::NegativeZero | What::LoneSurrogate);
-        match self {
-            Reason::Parse(_) | Reason::InvalidRequest(_) => false,
-            Reason::McpRequest(fault) => match fault {
-                RequestFault::Id(what) | RequestFault::ProgressToken(what) => portable(what),
-                RequestFault::TooDeep | RequestFault::LoneSurrogate | RequestFault::HugeNumber => true,
-                RequestFault::Jsonrpc
-                | RequestFault::Members { .. }
-                | RequestFault::Params(_)
-                | RequestFault::Meta(_) => false,
-            },
-            Reason::McpResponse(fault) => match fault {
-                ResponseFault::Id(what) | ResponseFault::Code(what) => portable(what),
-                ResponseFault::TooDeep | ResponseFault::LoneSurrogate | ResponseFault::HugeNumber => true,
-                ResponseFault::Jsonrpc
-                | ResponseFault::Members
-                | ResponseFault::Result(_)
-                | ResponseFault::Error(_)
-                | ResponseFault::NoCode
-                | ResponseFault::NoMessage
-                | ResponseFault::Message(_) => false,
-            },
-        }
     }
 }
 
@@ -640,53 +562,4 @@ fn decodes_to(raw: &str, want: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_escaped_member_name_counts_but_a_case_folded_one_does_not() {
-        let c = classify(br#"{"\u006As\u006Fnrpc":"2.0","Method":"x","\u0069d":null,"error":{}}"#);
-        assert_eq!((c.kind, c.jsonrpc_2_0, c.names_no_request), (Kind::Response, true, true));
-        assert!(c.method.is_none());
-    }
-
-    #[test]
-    fn only_a_jsonrpc_2_0_error_without_an_id_names_no_request() {
-        let kind = |line: &[u8]| {
-            let c = classify(line);
-            (c.kind, c.names_no_request)
-        };
-        assert_eq!(kind(br#"{"jsonrpc":"2.0","error":{}}"#), (Kind::Response, true));
-        assert_eq!(kind(br#"{"jsonrpc":"2.0","id":null,"error":{}}"#), (Kind::Response, true));
-        assert_eq!(kind(br#"{"jsonrpc":"2.0","id":3,"error":{}}"#), (Kind::Response, false));
-        assert_eq!(kind(br#"{"jsonrpc":"2.0","id":null,"result":{}}"#), (Kind::Response, false));
-        assert_eq!(kind(br#"{"error":{}}"#), (Kind::NotJsonRpc, false));
-    }
-
-    #[test]
-    fn a_response_keeps_any_id_kind() {
-        for (line, id_kind) in [
-            (&br#"{"id":{"a":1},"result":1}"#[..], IdKind::Object),
-            (br#"{"id":[],"result":1}"#, IdKind::Array),
-            (br#"{"id":false,"error":1}"#, IdKind::Boolean),
-        ] {
-            let c = classify(line);
-            assert_eq!((c.kind, c.id_kind, c.reply(crate::Role::Server)), (Kind::Response, id_kind, None));
-        }
-    }
-
-    #[test]
-    fn a_method_with_escapes_is_decoded_and_one_without_is_borrowed() {
-        let plain = classify(br#"{"method":"tools/list"}"#);
-        assert!(matches!(plain.method, Some(Cow::Borrowed("tools/list"))));
-        let escaped = classify(br#"{"method":"tools\/list\u00e9"}"#);
-        assert_eq!(escaped.method.as_deref(), Some("tools/list\u{e9}"));
-    }
-
-    #[test]
-    fn surrounding_whitespace_and_crlf_do_not_change_the_kind_or_the_spans_meaning() {
-        let c = classify(b" \t{\"id\":7,\"method\":\"m\"}\r\n");
-        assert_eq!((c.kind, c.id), (Kind::Request, Some("7")));
-        assert_eq!(c.spans.id.map(|s| s.offset), Some(8));
-    }
-}
+mod tests;

@@ -198,6 +198,9 @@ static void check_names(void) {
                       UINT32_MAX);
     check_table_names("jsonrpc_profile_name", jsonrpc_profile_name, PROFILES, UINT32_MAX);
     check_table_names("jsonrpc_action_name", jsonrpc_action_name, ACTIONS, JSONRPC_ACTION_NONE);
+    static const char *const DIRECTION_NAMES[] = {NULL, "to_server", "to_host"};
+    check_table_names("jsonrpc_direction_name", jsonrpc_direction_name,
+                      (NameTable){DIRECTION_NAMES, COUNT_OF(DIRECTION_NAMES)}, UINT32_MAX);
     /* The statuses as the header names its constants, in lower case. */
     static const char *const STATUS_NAMES[] = {
         [JSONRPC_STATUS_OK] = "ok",
@@ -206,6 +209,7 @@ static void check_names(void) {
         [JSONRPC_STATUS_OUT_OF_MEMORY] = "out_of_memory",
         [JSONRPC_STATUS_INTERNAL_ERROR] = "internal_error",
         [JSONRPC_STATUS_UNKNOWN_PROFILE] = "unknown_profile",
+        [JSONRPC_STATUS_UNKNOWN_DIRECTION] = "unknown_direction",
     };
     check_table_names("jsonrpc_status_name", jsonrpc_status_name,
                       (NameTable){STATUS_NAMES, COUNT_OF(STATUS_NAMES)}, UINT32_MAX);

@@ -51,6 +51,7 @@ typedef struct {
     StepType type;
     const char *text;
     size_t count;
+    const char *note; /* STEP_REFUSED: the decision's note (NULL: any note) */
     Decided want[MAX_DECIDED];
 } Step;
 
@@ -62,13 +63,18 @@ typedef struct {
     Step steps[MAX_STEPS];
 } Sequence;
 
-#define SENT(LINE) {STEP_SENT, LINE, 0, {{0}}}
-#define OUTSTANDING(N) {STEP_OUTSTANDING, NULL, N, {{0}}}
-#define FEED(TEXT, ...) {STEP_FEED, TEXT, 0, {__VA_ARGS__}}
-#define END(...) {STEP_END, NULL, 0, {__VA_ARGS__}}
-#define FEED_NO_LINE(TEXT) {STEP_FEED, TEXT, 0, {{0}}}
-#define END_NO_LINE {STEP_END, NULL, 0, {{0}}}
-#define REFUSED(LINE, ACTION, TEXT) {STEP_REFUSED, LINE, 0, {{LINE, 0, ACTION, TEXT, NULL, NULL}}}
+#define SENT(LINE) {STEP_SENT, LINE, 0, NULL, {{0}}}
+#define OUTSTANDING(N) {STEP_OUTSTANDING, NULL, N, NULL, {{0}}}
+#define FEED(TEXT, ...) {STEP_FEED, TEXT, 0, NULL, {__VA_ARGS__}}
+#define END(...) {STEP_END, NULL, 0, NULL, {__VA_ARGS__}}
+#define FEED_NO_LINE(TEXT) {STEP_FEED, TEXT, 0, NULL, {{0}}}
+#define END_NO_LINE {STEP_END, NULL, 0, NULL, {{0}}}
+#define REFUSED(LINE, ACTION, TEXT) {STEP_REFUSED, LINE, 0, NULL, {{LINE, 0, ACTION, TEXT, NULL, NULL}}}
+#define REFUSED_NOTE(LINE, ACTION, TEXT, NOTE) {STEP_REFUSED, LINE, 0, NOTE, {{LINE, 0, ACTION, TEXT, NULL, NULL}}}
+/* The notes of a refusal (SPEC 10.4), and of a second one: the SDK refused
+ * the substitute it was handed instead. */
+#define REFUSED_NOTE_TEXT "the receiving SDK's decoder refused it"
+#define REFUSED_SUBSTITUTE_NOTE "the receiving SDK's decoder refused the substitute too"
 
 #define REQ_7 "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}"
 #define BAD_RESULT_7 "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}"
@@ -112,6 +118,8 @@ static const Sequence SEQUENCES[] = {
       FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_SUBSTITUTE,
                                SUBSTITUTE_FOR("7"), NULL, NULL}),
       OUTSTANDING(0),
+      /* the SDK refused that substitute: the session drops it */
+      REFUSED_NOTE(SUBSTITUTE_FOR("7"), JSONRPC_ACTION_DROP, NULL, REFUSED_SUBSTITUTE_NOTE),
       /* answered now: nobody waits for a second one */
       FEED(BAD_RESULT_7 "\n", {BAD_RESULT_7, JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NULL, NULL, NULL})}},
     {"a response that is no valid MCP, with no request outstanding: dropped",
@@ -265,8 +273,11 @@ static const Sequence SEQUENCES[] = {
      JSONRPC_PROFILE_MCP,
      0,
      {SENT("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"), OUTSTANDING(1),
-      REFUSED("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}", JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("4")),
+      REFUSED_NOTE("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}", JSONRPC_ACTION_SUBSTITUTE, SUBSTITUTE_FOR("4"),
+                   REFUSED_NOTE_TEXT),
       OUTSTANDING(0),
+      /* the SDK refused the substitute too: the second refusal drops it */
+      REFUSED_NOTE(SUBSTITUTE_FOR("4"), JSONRPC_ACTION_DROP, NULL, REFUSED_SUBSTITUTE_NOTE),
       REFUSED("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"sampling/createMessage\",\"params\":{}}",
               JSONRPC_ACTION_ANSWER, REFUSED_REPLY_FOR("2"))}},
     {"the JSON-RPC profile: no ids kept, every response forwarded",
@@ -508,6 +519,9 @@ static void run_step(JsonRpcSession *session, const Sequence *sequence, const St
         check_text("text", str_of_string(decision.text),
                    want != NULL ? (Text){TEXT_EXACT, want, strlen(want)} : (Text){TEXT_ABSENT, NULL, 0});
         check(decision.note != NULL && decision.note[0] != '\0', "no note");
+        if (step->note != NULL && decision.note != NULL) {
+            check(strcmp(decision.note, step->note) == 0, "note \"%s\", want \"%s\"", decision.note, step->note);
+        }
         free_string_twice(&decision.text, "the decision's text");
         return;
     }

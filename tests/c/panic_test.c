@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The hidden input of src/ffi/guard.rs (PANIC_TEST_INPUT). */
+/* The hidden input of src/ffi/panic_boundary.rs (PANIC_TEST_INPUT). */
 static const char PANIC_INPUT[] = "jsonrpc-envelope panic-test: panic here";
 
 static long passed, failed;
@@ -129,6 +129,49 @@ static void with_hook(const uint8_t *input, size_t len) {
         check(jsonrpc_session_end(session, &batch) == JSONRPC_STATUS_INTERNAL_ERROR,
               "jsonrpc_session_end: a session that panicked stays failed");
         jsonrpc_session_free(session);
+    }
+    /* A relay: a fault in any call fails every later call, in both
+     * directions, but jsonrpc_relay_outstanding and the free. */
+    for (int call = 0; call < 3; call++) {
+        JsonRpcRelay *relay = jsonrpc_relay_new(profile, 0);
+        check(relay != NULL, "jsonrpc_relay_new");
+        check(jsonrpc_relay_feed(relay, JSONRPC_DIRECTION_TO_SERVER, (const uint8_t *)good, strlen(good), &batch) ==
+                      JSONRPC_STATUS_OK &&
+                  batch.count == 1 && batch.items[0].action == JSONRPC_ACTION_FORWARD,
+              "jsonrpc_relay_feed: a line before the panic");
+        JsonRpcDecision decision;
+        memset(&decision, 0xa5, sizeof decision);
+        if (call == 0) {
+            JsonRpcBatch stale = {batch.items, 1, (const uint8_t *)"x", 1, "y", 1};
+            batch = stale;
+            status = jsonrpc_relay_feed(relay, JSONRPC_DIRECTION_TO_SERVER, input, len, &batch);
+            check(status == JSONRPC_STATUS_INTERNAL_ERROR && batch.count == 0 && batch.bytes_len == 0,
+                  "jsonrpc_relay_feed: JSONRPC_STATUS_INTERNAL_ERROR and an empty batch");
+        } else if (call == 1) {
+            status = jsonrpc_relay_wrote(relay, JSONRPC_DIRECTION_TO_HOST, input, len);
+            check(status == JSONRPC_STATUS_INTERNAL_ERROR, "jsonrpc_relay_wrote: JSONRPC_STATUS_INTERNAL_ERROR");
+        } else {
+            status = jsonrpc_relay_refused(relay, JSONRPC_DIRECTION_TO_HOST, input, len, &decision);
+            check(status == JSONRPC_STATUS_INTERNAL_ERROR && decision.action == JSONRPC_ACTION_NONE &&
+                      decision.text.ptr == NULL,
+                  "jsonrpc_relay_refused: JSONRPC_STATUS_INTERNAL_ERROR, JSONRPC_ACTION_NONE and no text");
+        }
+        check(jsonrpc_relay_feed(relay, JSONRPC_DIRECTION_TO_HOST, (const uint8_t *)good, strlen(good), &batch) ==
+                      JSONRPC_STATUS_INTERNAL_ERROR &&
+                  batch.count == 0,
+              "jsonrpc_relay_feed: the other direction of a relay that panicked fails too");
+        check(jsonrpc_relay_end(relay, JSONRPC_DIRECTION_TO_SERVER, &batch) == JSONRPC_STATUS_INTERNAL_ERROR,
+              "jsonrpc_relay_end: a relay that panicked stays failed");
+        check(jsonrpc_relay_wrote(relay, JSONRPC_DIRECTION_TO_HOST, (const uint8_t *)good, strlen(good)) ==
+                  JSONRPC_STATUS_INTERNAL_ERROR,
+              "jsonrpc_relay_wrote: a relay that panicked stays failed");
+        memset(&decision, 0xa5, sizeof decision);
+        check(jsonrpc_relay_refused(relay, JSONRPC_DIRECTION_TO_HOST, (const uint8_t *)good, strlen(good),
+                                    &decision) == JSONRPC_STATUS_INTERNAL_ERROR &&
+                  decision.action == JSONRPC_ACTION_NONE && decision.text.ptr == NULL,
+              "jsonrpc_relay_refused: a relay that panicked stays failed");
+        (void)jsonrpc_relay_outstanding(relay, JSONRPC_DIRECTION_TO_HOST);
+        jsonrpc_relay_free(relay);
     }
     /* A fresh session is unaffected. */
     JsonRpcSession *session = jsonrpc_session_new(JSONRPC_ROLE_SERVER, profile, 0);

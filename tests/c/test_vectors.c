@@ -20,7 +20,7 @@
  *
  * The parts: support.c (checks, expected values), vector_file.c (the flat
  * file), check_lines.c, check_streams.c, check_edges.c, check_reader.c,
- * check_session.c; vector_test.h declares what they share.
+ * check_session.c, check_relay.c; vector_test.h declares what they share.
  */
 
 #include "vector_test.h"
@@ -45,6 +45,7 @@ int main(int argc, char **argv) {
     check_edges();
     check_reader_promises();
     check_session_promises();
+    check_relay_promises();
     check_many_lines(&vectors);
     check_too_long();
     check_long_line_in_pieces();

@@ -239,5 +239,6 @@ void check_reader_promises(void);
 
 /* ---- check_session.c: the session's promises */
 void check_session_promises(void);
+void check_relay_promises(void);
 
 #endif /* VECTOR_TEST_H */
