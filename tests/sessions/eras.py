@@ -54,7 +54,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
-from harness import Process, je  # noqa: E402  (the binding, from the source)
+from harness import Process, id_key, je  # noqa: E402  (the binding, from the source)
 
 MIB = 1 << 20
 MODERN_VERSION = "2026-07-28"
@@ -89,11 +89,6 @@ START_TIMEOUT = 30.0
 
 def encode(message: dict) -> bytes:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
-
-
-def id_key(value: object) -> Tuple[str, object]:
-    """An id as a JSON host compares it: its type and value."""
-    return (type(value).__name__, value)
 
 
 class Era:

@@ -16,26 +16,27 @@
 //! ```
 //!
 //! Lines are read with the library's [`Reader`] by the MCP profile, and each
-//! one is decided by its [`Session`] (role `server` on the server side,
-//! `client` on the client side); the transport only does what the decision
-//! says. A message is decoded with rmcp's own types and handed to rmcp; a
+//! one is decided by its [`Relay`] (the direction a server reads on the
+//! server side, the one a client reads on the client side); the transport
+//! only does what the decision says. A message is decoded with rmcp's own types and handed to rmcp; a
 //! line owed a reply is answered at once and never reaches rmcp; a
 //! substitute or an attributed error is decoded and handed on in the line's
 //! place; every other line is logged (with [`tracing`], as rmcp logs) and
-//! dropped. Every line written to the peer is told to the session, which
-//! keeps the ids of requests outstanding. Should rmcp's decoder refuse a
-//! line the session handed on, the session says what to do instead
-//! ([`Session::refused`]), and the complaint is logged at error level.
+//! dropped. Every message rmcp writes to the peer is told to the relay,
+//! which keeps the ids of requests outstanding. Should rmcp's decoder refuse
+//! a line the relay handed on, the relay says what to do instead
+//! ([`Relay::refused`], settled by the second refusal), and the complaint is
+//! logged at error level.
 //!
 //! Log records name the action with the library's word for it
-//! ([`Action::name`]), the session's note, and the line rendered by
+//! ([`Action::name`]), the relay's note, and the line rendered by
 //! [`log_value`].
 
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use jsonrpc_envelope::{Action, Decision, Line, Profile, Reader, Role, Session, log_value};
+use jsonrpc_envelope::{Action, Decision, Direction, Line, Profile, Reader, Relay, Role, log_value};
 use process_wrap::tokio::{ChildWrapper, CommandWrap};
 use rmcp::service::{RoleClient, RoleServer, RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -99,14 +100,14 @@ impl<W: AsyncWrite + Unpin> Writer<W> {
 }
 
 /// An rmcp transport over a byte stream read and a byte stream written,
-/// applying the library's MCP profile and session to every line read.
+/// applying the library's MCP profile and relay to every line read.
 /// [`stdio`] and [`TokioChildProcess`] are the usual ways to make one.
 pub struct EnvelopeTransport<R: EnvelopeRole, Rd, W> {
     read: Rd,
     reader: Reader,
     chunk: Box<[u8]>,
     eof: bool,
-    session: Arc<Mutex<Session>>,
+    relay: Arc<Mutex<Relay>>,
     writer: Arc<tokio::sync::Mutex<Writer<W>>>,
     /// Messages decoded and not yet returned by `receive`.
     ready: VecDeque<RxJsonRpcMessage<R>>,
@@ -124,12 +125,13 @@ where
     /// A transport that reads `read` and writes `write`, in the session role
     /// of `R`, with the library's default line limit.
     pub fn new(read: Rd, write: W) -> Self {
+        let relay = Relay::reading(reads::<R>(), Profile::Mcp, 0);
         EnvelopeTransport {
             read,
-            reader: Reader::with_profile(0, Profile::Mcp),
+            reader: relay.reader(),
             chunk: vec![0; CHUNK].into_boxed_slice(),
             eof: false,
-            session: Arc::new(Mutex::new(Session::new(R::ROLE, Profile::Mcp))),
+            relay: Arc::new(Mutex::new(relay)),
             writer: Arc::new(tokio::sync::Mutex::new(Writer { write: Some(write), pending: Vec::new() })),
             ready: VecDeque::new(),
             answers: VecDeque::new(),
@@ -143,19 +145,21 @@ where
     /// answered, a response's id outstanding, substituted (SPEC §10.6 (d));
     /// otherwise it is skipped and logged.
     pub fn with_max_line(mut self, max_line: usize) -> Self {
-        self.reader = Reader::with_profile(max_line, Profile::Mcp);
+        let relay = Relay::reading(reads::<R>(), Profile::Mcp, max_line);
+        self.reader = relay.reader();
+        self.relay = Arc::new(Mutex::new(relay));
         self
     }
 
     /// How many requests written to the peer still wait for its response.
     pub fn outstanding(&self) -> usize {
-        lock(&self.session).outstanding()
+        lock(&self.relay).outstanding(reads::<R>())
     }
 
     /// Feeds `n` bytes of the chunk to the reader (`None`: ends the stream)
     /// and acts on every line that completes.
     fn consume(&mut self, n: Option<usize>) {
-        let EnvelopeTransport { reader, chunk, session, ready, answers, .. } = self;
+        let EnvelopeTransport { reader, chunk, relay, ready, answers, .. } = self;
         let batch = match n {
             Some(n) => reader.feed(&chunk[..n]),
             None => reader.end(),
@@ -167,25 +171,30 @@ where
                 return;
             }
         };
-        let mut session = lock(session);
+        let mut relay = lock(relay);
         for line in batch {
-            let decision = session.decide(&line);
-            act::<R>(&mut session, &line, decision, ready, answers);
+            let decision = relay.decide(reads::<R>(), &line);
+            act::<R>(&mut relay, &line, decision, ready, answers);
         }
     }
 }
 
-fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
-    session.lock().unwrap_or_else(PoisonError::into_inner)
+/// The direction an endpoint of role `R` reads: the peer's lines.
+const fn reads<R: EnvelopeRole>() -> Direction {
+    Direction::read_by(R::ROLE)
 }
 
-/// Does what the session decided for one line, a too-long line included:
+fn lock(relay: &Mutex<Relay>) -> std::sync::MutexGuard<'_, Relay> {
+    relay.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Does what the relay decided for one line, a too-long line included:
 /// its bytes were never held, but its first bytes may hold a request's id
 /// (answered) or a response's (substituted), SPEC §10.6 (d). The line is
-/// only handed on as it stands when the session forwards it, which it never
+/// only handed on as it stands when the relay forwards it, which it never
 /// does for a too-long line.
 fn act<R: EnvelopeRole>(
-    session: &mut Session,
+    relay: &mut Relay,
     line: &Line<'_>,
     decision: Decision,
     ready: &mut VecDeque<RxJsonRpcMessage<R>>,
@@ -196,11 +205,11 @@ fn act<R: EnvelopeRole>(
     match (action, decision.text, line) {
         (Action::Forward, text, Line::Complete { bytes, .. }) => {
             let handed = text.as_deref().map_or(*bytes, str::as_bytes);
-            hand_on::<R>(session, handed, ready, answers);
+            hand_on::<R>(relay, handed, ready, answers);
         }
         (Action::Substitute | Action::Attribute, Some(text), _) => {
             record(action, note, line, "jsonrpc-envelope");
-            hand_on::<R>(session, text.as_bytes(), ready, answers);
+            hand_on::<R>(relay, text.as_bytes(), ready, answers);
         }
         (Action::Answer, Some(text), _) => {
             record(action, note, line, "jsonrpc-envelope");
@@ -232,30 +241,34 @@ fn record(action: Action, note: &str, line: &Line<'_>, message: &str) {
 }
 
 /// Decodes a line with rmcp's own types and queues it for rmcp; if rmcp's
-/// decoder refuses it, does what the session says instead (SPEC §10.4).
+/// decoder refuses it, does what the relay says instead (SPEC §10.4): an
+/// answer, or a substitute handed on in its turn, which the relay settles
+/// should rmcp refuse that too.
 fn hand_on<R: EnvelopeRole>(
-    session: &mut Session,
+    relay: &mut Relay,
     line: &[u8],
     ready: &mut VecDeque<RxJsonRpcMessage<R>>,
     answers: &mut VecDeque<String>,
 ) {
-    let error = match serde_json::from_slice::<RxJsonRpcMessage<R>>(line) {
-        Ok(message) => return ready.push_back(message),
-        Err(error) => error,
-    };
-    let decision = session.refused(line);
-    let action = decision.action;
-    let note = decision.note.unwrap_or_default();
-    tracing::error!(action = action.name(), note, error = %error, line = log_value(line), "jsonrpc-envelope");
-    match (action, decision.text) {
-        (Action::Answer, Some(text)) => answers.push_back(text),
-        (Action::Substitute, Some(text)) => match serde_json::from_slice::<RxJsonRpcMessage<R>>(text.as_bytes()) {
-            Ok(message) => ready.push_back(message),
-            Err(error) => {
-                tracing::error!(error = %error, line = log_value(text.as_bytes()), "jsonrpc-envelope: rmcp refused the substitute")
+    let mut substitute;
+    let mut line = line;
+    loop {
+        let error = match serde_json::from_slice::<RxJsonRpcMessage<R>>(line) {
+            Ok(message) => return ready.push_back(message),
+            Err(error) => error,
+        };
+        let decision = relay.refused(reads::<R>(), line);
+        let action = decision.action;
+        let note = decision.note.unwrap_or_default();
+        tracing::error!(action = action.name(), note, error = %error, line = log_value(line), "jsonrpc-envelope");
+        match (action, decision.text) {
+            (Action::Answer, Some(text)) => return answers.push_back(text),
+            (Action::Substitute, Some(text)) => {
+                substitute = text;
+                line = substitute.as_bytes();
             }
-        },
-        _ => {}
+            _ => return,
+        }
     }
 }
 
@@ -271,7 +284,7 @@ where
         let line = serde_json::to_vec(&item).map_err(std::io::Error::from);
         if let Ok(line) = &line {
             // Before the write: the peer may answer at once.
-            lock(&self.session).sent(line);
+            lock(&self.relay).wrote(reads::<R>().other(), line);
         }
         let writer = self.writer.clone();
         async move {
@@ -290,13 +303,8 @@ where
                 let mut writer = self.writer.lock().await;
                 while let Some(answer) = self.answers.pop_front() {
                     // A batch's answer is one reply a line, joined by LF
-                    // (SPEC §10.6 (b)): each line is told to the session,
-                    // and the text is pushed whole.
-                    let mut session = lock(&self.session);
-                    for reply in answer.as_bytes().split(|&b| b == b'\n') {
-                        session.sent(reply);
-                    }
-                    drop(session);
+                    // (SPEC §10.6 (b)), pushed whole; the relay noted it
+                    // when it decided.
                     writer.push(answer.as_bytes());
                 }
                 if let Err(e) = writer.drain().await {

@@ -1,18 +1,16 @@
 //! `jsonrpc-envelope guard`: the envelope rules applied to a live stdio
 //! session (SPEC §8, §10.4). The child runs with its stdin and stdout on
 //! pipes; one thread pumps each direction through the library's reader and
-//! session, each destination is a [`sink::Sink`] that writes whole lines,
+//! relay (one for both directions), each destination is a [`sink::Sink`] that writes whole lines,
 //! one thread forwards signals, and this one waits for the child.
 //!
-//! - `direction`: the two directions, and the role each is read in;
-//! - `pump`: one direction, from reads to the session's actions;
+//! - `pump`: one direction, from reads to the relay's actions;
 //! - `sink`: a destination written by two threads, a line at a time;
 //! - `report`, `recording`: diagnostics, and the recording's entries;
 //! - `child`, `signals`: the child's start, end and signals;
 //! - `options`: the command line (clap).
 
 mod child;
-pub mod direction;
 mod options;
 mod pump;
 pub mod recording;
@@ -24,12 +22,12 @@ use std::fs::File;
 use std::io;
 use std::os::fd::AsFd;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 
-use direction::Direction;
+use jsonrpc_envelope::{Direction, Relay};
 pub use options::{DEFAULT_PROFILE, GuardOptions};
-use pump::{Pump, Sessions};
+use pump::Pump;
 use report::{Report, diagnostic};
 use sink::Sink;
 
@@ -73,17 +71,15 @@ fn session(options: GuardOptions, report: Arc<Report>) -> io::Result<u8> {
     let child_in = Sink::new("the child", child_stdin, None)?;
     // When the host stops reading, the child's stdin closes (SPEC §8).
     let host_out = Sink::new("the host", host_out, Some(child_in.clone()))?;
-    let sessions = Arc::new(Sessions::new(options.profile));
+    let relay = Relay::new(options.profile, options.max_line.unwrap_or(0));
+    let relay = Arc::new(Mutex::new(if options.pass_invalid { relay.passing_invalid() } else { relay }));
     let pump = |dir, input, forward_to: &Sink, answer_to: &Sink| Pump {
         dir,
         input,
         forward_to: forward_to.clone(),
         answer_to: answer_to.clone(),
         report: Arc::clone(&report),
-        sessions: Arc::clone(&sessions),
-        profile: options.profile,
-        max_line: options.max_line.unwrap_or(options.profile.default_max_line()),
-        pass_invalid: options.pass_invalid,
+        relay: Arc::clone(&relay),
     };
     let to_server = pump(Direction::ToServer, host_in, &child_in, &host_out);
     let to_host = pump(Direction::ToHost, child_stdout, &host_out, &child_in);

@@ -7,20 +7,18 @@
 //! the recording before any of it goes out (so the recording is never
 //! behind the wire).
 //!
-//! The two directions' sessions are shared by both pumps: each line handed
-//! on, and each of the guard's answers, is written to a peer whose lines one
-//! of the sessions reads, and that session is told of it (`sent`) before the
-//! line is written, so that the answer to a request can never be read
-//! before the session knows the request is outstanding. A pump locks both
-//! sessions once per group, in a fixed order, and never while it writes.
+//! The two directions are one relay of the library's, shared by both
+//! pumps: it decides each line and notes, before the line is written, what
+//! goes to the peer of each side, so that the answer to a request can never
+//! be read before the relay knows the request is outstanding. A pump locks
+//! the relay once per group, and never while it writes.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use jsonrpc_envelope::{Action, Line, Profile, Reader, Session};
+use jsonrpc_envelope::{Action, Direction, Line, Relay};
 
-use super::direction::Direction;
 use super::recording::{Event, Seen};
 use super::report::Report;
 use super::sink::{Gone, LINES_PER_WRITE, QUEUE_LIMIT, Sink};
@@ -28,35 +26,10 @@ use super::sink::{Gone, LINES_PER_WRITE, QUEUE_LIMIT, Sink};
 /// Bytes asked of the input per read: what a pipe holds.
 const CHUNK: usize = 64 << 10;
 
-/// The session of each direction: the host's lines read as a server reads
-/// them, the child's as a host reads them.
-pub struct Sessions {
-    to_server: Mutex<Session>,
-    to_host: Mutex<Session>,
-}
-
-impl Sessions {
-    pub fn new(profile: Profile) -> Sessions {
-        let session = |dir: Direction| Mutex::new(Session::new(dir.role(), profile));
-        Sessions { to_server: session(Direction::ToServer), to_host: session(Direction::ToHost) }
-    }
-
-    /// Both sessions, locked always in the same order (so that the two
-    /// pumps never wait for each other in a circle): the one that reads
-    /// `dir`, then the other.
-    fn lock(&self, dir: Direction) -> (MutexGuard<'_, Session>, MutexGuard<'_, Session>) {
-        let (to_server, to_host) = (lock(&self.to_server), lock(&self.to_host));
-        match dir {
-            Direction::ToServer => (to_server, to_host),
-            Direction::ToHost => (to_host, to_server),
-        }
-    }
-}
-
-fn lock(session: &Mutex<Session>) -> MutexGuard<'_, Session> {
+fn lock(relay: &Mutex<Relay>) -> MutexGuard<'_, Relay> {
     // A panic in another thread holding the lock at worst leaves an id
     // outstanding too long or not at all: the poison is ignored.
-    session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    relay.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 pub struct Pump {
@@ -67,10 +40,7 @@ pub struct Pump {
     /// The side the lines come from, where the guard's replies go.
     pub answer_to: Sink,
     pub report: Arc<Report>,
-    pub sessions: Arc<Sessions>,
-    pub profile: Profile,
-    pub max_line: usize,
-    pub pass_invalid: bool,
+    pub relay: Arc<Mutex<Relay>>,
 }
 
 /// Lines handled but not yet written or reported: at most
@@ -118,7 +88,7 @@ impl Pump {
     /// stream when this is the host's: the end of the host's input is the
     /// end of the child's.
     pub fn run(mut self) {
-        let mut reader = Reader::with_profile(self.max_line, self.profile);
+        let mut reader = lock(&self.relay).reader();
         let mut chunk = vec![0; CHUNK];
         let mut delivering = [true, true];
         loop {
@@ -142,18 +112,18 @@ impl Pump {
             let room = batch.len().min(LINES_PER_WRITE);
             let mut group =
                 Group { lines: Vec::with_capacity(room), forwards: Vec::with_capacity(room), replies: String::new() };
-            let mut sessions = None;
+            let mut locked = None;
             for line in batch {
-                let (own, other) = sessions.get_or_insert_with(|| self.sessions.lock(self.dir));
-                self.handle(line, own, other, &mut group);
+                let relay = locked.get_or_insert_with(|| lock(&self.relay));
+                self.handle(line, relay, &mut group);
                 if group.lines.len() == LINES_PER_WRITE || group.replies.len() >= QUEUE_LIMIT {
                     // Never locked while writing: a write may wait for the
-                    // other pump, which may wait for the sessions.
-                    sessions = None;
+                    // other pump, which may wait for the relay.
+                    locked = None;
                     self.flush(&mut group, &mut delivering);
                 }
             }
-            drop(sessions);
+            drop(locked);
             self.flush(&mut group, &mut delivering);
             if read == 0 {
                 break;
@@ -164,47 +134,33 @@ impl Pump {
         }
     }
 
-    /// Does with a line what `own`, the session that reads it, decides, into
-    /// `group`; tells the session that reads the line's destination of
-    /// what goes to it.
-    fn handle<'r>(&self, line: Line<'r>, own: &mut Session, other: &mut Session, group: &mut Group<'r>) {
-        let decision = own.decide(&line);
+    /// Does with a line what the relay decides, into `group`.
+    fn handle<'r>(&self, line: Line<'r>, relay: &mut Relay, group: &mut Group<'r>) {
+        let decision = relay.decide(self.dir, &line);
         let (number, kind) = (line.number(), line.kind_name());
-        let (seen, classification) = match &line {
-            Line::TooLong { len, .. } => (Seen::TooLong(*len), None),
-            Line::Complete { bytes, classification, .. } => (Seen::Bytes(bytes), Some(classification)),
+        let seen = match &line {
+            Line::TooLong { len, .. } => Seen::TooLong(*len),
+            Line::Complete { bytes, .. } => Seen::Bytes(bytes),
         };
-        let (mut action, mut note, mut text) = (decision.action, decision.note, decision.text);
-        if self.pass_invalid && action == Action::Answer {
-            (action, note, text) = (Action::Forward, None, None);
-        }
+        let (action, note) = (decision.action, decision.note);
         let event = Event { dir: self.dir, number, kind, action, note, reply: None, line: seen };
         let mut handled = Handled { event, text: None };
-        match (action, text, seen, classification) {
-            (Action::Forward, None, Seen::Bytes(bytes), Some(classification)) => {
-                other.sent_classified(classification);
-                group.forwards.push(Out::Line(bytes));
-            }
+        match (action, decision.text, seen) {
+            (Action::Forward, None, Seen::Bytes(bytes)) => group.forwards.push(Out::Line(bytes)),
             // A message in a form every SDK's reader takes (SPEC 10.5).
-            (Action::Forward, Some(text), ..) => {
-                other.sent(text.as_bytes());
-                group.forwards.push(Out::Text(text));
-            }
-            (Action::Answer, Some(reply), ..) => {
-                // Written back to the line's sender, whose lines `own` reads.
-                own.sent(reply.as_bytes());
+            (Action::Forward, Some(text), _) => group.forwards.push(Out::Text(text)),
+            (Action::Answer, Some(reply), _) => {
                 let start = group.replies.len();
                 group.replies.push_str(&reply);
                 handled.text = Some(Place::Reply(start, group.replies.len()));
                 group.replies.push('\n');
             }
-            (Action::Substitute | Action::Attribute, Some(text), ..) => {
-                other.sent(text.as_bytes());
+            (Action::Substitute | Action::Attribute, Some(text), _) => {
                 handled.text = Some(Place::Forward(group.forwards.len()));
                 group.forwards.push(Out::Text(text));
             }
             (Action::Drop | Action::Divert, ..) => {}
-            // The session forwards only whole lines, and gives a text with
+            // The relay forwards only whole lines, and gives a text with
             // every answer, substitute and attribution: never reached.
             _ => handled.event.action = Action::Drop,
         }

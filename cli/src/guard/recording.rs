@@ -8,7 +8,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 
 use jsonrpc_envelope::Action;
 
-use super::direction::Direction;
+use jsonrpc_envelope::Direction;
 
 /// An entry's fields, in the order they are written.
 pub const T: &str = "t";

@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use jsonrpc_envelope::{Action, log_value};
 
-use super::direction::Direction;
 use super::recording::{self, Event, Seen};
+use jsonrpc_envelope::Direction;
 
 /// The prefix of every line the guard itself writes to stderr.
 pub const PREFIX: &str = "jsonrpc-envelope guard: ";

@@ -1,16 +1,15 @@
 //! `lint --recording`: a guard's recording (SPEC §8, `--record`) replayed
-//! through the library's sessions as the guard ran them: what the host sent
-//! read as a server reads its input, what the server wrote as its host reads
-//! it, each session told of the lines the other direction handed on. The
+//! through the library's relay as the guard ran it: what the host sent read
+//! as a server reads its input, what the server wrote as its host reads it,
+//! each direction's requests handed on outstanding for the other. The
 //! findings come in the recording's order.
 
 use std::io::{self, Read, Write};
 
-use jsonrpc_envelope::{Action, Line, Profile, Session};
+use jsonrpc_envelope::{Direction, Line, Profile, Relay};
 use serde_json::Value;
 
 use super::Review;
-use crate::guard::direction::Direction;
 use crate::guard::recording;
 
 /// Lints the recording `input`, whose lines were at most `max_line` bytes,
@@ -18,7 +17,7 @@ use crate::guard::recording;
 pub fn run(input: impl Read, profile: Profile, max_line: usize, out: impl Write) -> io::Result<bool> {
     let mut out = io::BufWriter::new(out);
     let mut reviews = Direction::BOTH.map(|dir| Review::new(dir.role(), dir.name()));
-    let mut sessions = Direction::BOTH.map(|dir| Session::new(dir.role(), profile));
+    let mut relay = Relay::new(profile, max_line);
     let index = |dir: Direction| Direction::BOTH.iter().position(|&d| d == dir).expect("both directions");
     // An entry escapes each byte of its line into at most six.
     let entry_limit = max_line.saturating_mul(6).saturating_add(1024);
@@ -38,7 +37,6 @@ pub fn run(input: impl Read, profile: Profile, max_line: usize, out: impl Write)
         let (Some(dir), Some(number), Some(kind)) = (dir, number, kind) else {
             return Err(bad(entries, format!("needs {}, {} and {}", recording::DIR, recording::N, recording::KIND)));
         };
-        let (own, other) = (index(dir), index(dir.other()));
         let bytes = recording::line_of(&value).map_err(|e| bad(entries, e))?;
         let line = match &bytes {
             None => {
@@ -47,22 +45,12 @@ pub fn run(input: impl Read, profile: Profile, max_line: usize, out: impl Write)
             }
             Some(bytes) => Line::Complete { number, bytes, classification: profile.classify(bytes) },
         };
-        let decision = sessions[own].decide(&line);
-        // The peers are told of what was sent to them, as the guard tells
-        // its sessions.
-        match (decision.action, &decision.text, &line) {
-            (Action::Forward, _, Line::Complete { classification, .. }) => {
-                sessions[other].sent_classified(classification)
-            }
-            (Action::Answer, Some(text), _) => sessions[own].sent(text.as_bytes()),
-            (Action::Substitute | Action::Attribute, Some(text), _) => sessions[other].sent(text.as_bytes()),
-            _ => {}
-        }
+        let decision = relay.decide(dir, &line);
         let instead = (line.kind_name() != kind).then(|| {
             let (now, profile) = (line.kind_name(), profile.name());
             format!("recorded as {kind}; the library now says {now} (by the {profile} profile)")
         });
-        reviews[own].line(&mut out, &line, &decision, instead)
+        reviews[index(dir)].line(&mut out, &line, &decision, instead)
     })?;
     let mut troubled = false;
     for review in &reviews {

@@ -6,6 +6,7 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
+use jsonrpc_envelope::reply::code;
 use jsonrpc_envelope::{IdKey, Kind, classify};
 use serde_json::Value;
 
@@ -24,10 +25,6 @@ const GRACE: Duration = Duration::from_millis(300);
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(2);
 /// How many lines may wait for a late answer at once.
 const MAX_PENDING: usize = 256;
-/// The JSON-RPC code for a method a server does not have, and MCP's for a
-/// protocol revision a modern server does not support.
-const METHOD_NOT_FOUND: i64 = -32601;
-const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// Why a probe could not be made.
 #[derive(Debug)]
@@ -153,7 +150,7 @@ impl Driver<'_> {
         if discover {
             match self.open(Era::Modern)? {
                 Opened::Result => {}
-                Opened::Error(UNSUPPORTED_PROTOCOL_VERSION) => {
+                Opened::Error(code) if code == i64::from(code::UNSUPPORTED_PROTOCOL_VERSION) => {
                     return Err(Failure::Other(io::Error::other(
                         "the server is of a modern MCP revision other than 2026-07-28, which the probe speaks",
                     )));
@@ -237,7 +234,7 @@ impl Driver<'_> {
         let mut got = Vec::new();
         if let Waited::Answered(answer) = self.request(ping, &id, &mut got) {
             let value: Value = serde_json::from_slice(&answer).unwrap_or(Value::Null);
-            if value["error"]["code"].as_i64() == Some(METHOD_NOT_FOUND) {
+            if value["error"]["code"].as_i64() == Some(i64::from(code::METHOD_NOT_FOUND)) {
                 self.keepalive = "tools/list";
             }
         }

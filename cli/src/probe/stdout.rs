@@ -1,9 +1,9 @@
-//! Every line the server writes, read as an MCP client's session reads it
-//! (the library's session, role client, SPEC §11): a line a client cannot
+//! Every line the server writes, read as an MCP client reads it (the
+//! library's relay, the direction to the host, SPEC §11): a line a client cannot
 //! read, an invalid response or request, or a request in an era that
 //! forbids a server's requests on stdio is a failure with its grade.
 
-use jsonrpc_envelope::{Action, Kind, Line, Profile, Reason, ResponseFault, Role, Session};
+use jsonrpc_envelope::{Action, Direction, Kind, Line, Profile, Reason, Relay, ResponseFault};
 
 use super::era::Era;
 use super::judge::Grade;
@@ -62,30 +62,31 @@ impl Fault {
     }
 }
 
-/// The client's side of the session, reading the server's stdout.
+/// The probe's relay: the requests it writes to the server, and the
+/// server's stdout read as a host reads it.
 pub struct Judge {
-    session: Session,
+    relay: Relay,
     era: Era,
 }
 
 impl Judge {
     pub fn new(profile: Profile, era: Era) -> Judge {
-        Judge { session: Session::new(Role::Client, profile), era }
+        Judge { relay: Relay::reading(Direction::ToHost, profile, 0), era }
     }
 
-    /// Tells the client's session of a request the probe wrote.
+    /// Tells the relay of a request the probe wrote to the server.
     pub fn sent(&mut self, line: &[u8]) {
-        self.session.sent(line);
+        self.relay.wrote(Direction::ToServer, line);
     }
 
     /// The fault of one line the server wrote, and its grade.
     pub fn line(&mut self, bytes: &[u8]) -> Option<(Fault, Grade)> {
-        let c = self.session.profile().classify(bytes);
+        let c = self.relay.profile().classify(bytes);
         let portability = c.reason.as_ref().is_some_and(|r| r.is_portability());
         let graded = |fault| Some((fault, if portability { Grade::Strict } else { Grade::Nonconforming }));
         let kind = c.kind;
         let echoes_a_refused_id = c.has_error && matches!(c.reason, Some(Reason::McpResponse(ResponseFault::Id(_))));
-        let decided = self.session.decide(&Line::Complete { number: 1, bytes, classification: c });
+        let decided = self.relay.decide(Direction::ToHost, &Line::Complete { number: 1, bytes, classification: c });
         match kind {
             // An error that echoes a request's id MCP refuses: JSON-RPC
             // wants the id echoed as it came, and the library's own reply
