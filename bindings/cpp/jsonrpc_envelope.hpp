@@ -8,25 +8,33 @@
 //   if (auto reply = c.reply(jsonrpc::Role::server)) { write(*reply); }
 //   jsonrpc::classify(line, jsonrpc::Profile::mcp);                 // MCP's rules
 //
+//   jsonrpc::Relay relay(jsonrpc::Profile::mcp);                    // both directions
+//   const jsonrpc::Direction in = jsonrpc::read_by(jsonrpc::Role::server);
+//   for (jsonrpc::Line line : relay.feed(in, bytes_read)) {
+//     ... line.action(), jsonrpc::goes(line.action(), in) ...
+//   }
+//
 //   jsonrpc::Session session(jsonrpc::Role::client, jsonrpc::Profile::mcp);
 //   session.sent(request_we_wrote);
 //   for (jsonrpc::Line line : session.feed(bytes_read)) { ... line.action() ... }
 //
 // The profile (SPEC section 10) is an explicit parameter wherever the
-// library takes one, JSON-RPC 2.0 alone by default; a `Session` names it.
+// library takes one, JSON-RPC 2.0 alone by default; a `Relay` and a
+// `Session` name it.
 //
-// Ownership: `Classification` owns its C result, `LineReader` its C reader
-// and `Session` its C session, and each frees it in its destructor; they
-// are move-only, and a moved-from object is empty, so nothing is ever
-// freed twice. Accessors return `std::string_view` into memory the owner
-// holds: a `Classification`'s strings are valid while it lives; a `Batch`
-// that a `LineReader` or a `Session` returns, with its lines and strings,
-// until the owner's next call.
+// Ownership: `Classification` owns its C result, `LineReader` its C reader,
+// `Session` its C session and `Relay` its C relay, and each frees it in its
+// destructor; they are move-only, and a moved-from object is empty, so
+// nothing is ever freed twice. Accessors return `std::string_view` into
+// memory the owner holds: a `Classification`'s strings are valid while it
+// lives; a `Batch` that a `LineReader` or a `Session` returns, with its
+// lines and strings, until the owner's next call; one that a `Relay`
+// returns, until its next `feed` or `end` of the same direction.
 //
 // Errors travel in results, never as exceptions: the only exception this
 // header can let through is std::bad_alloc from the std::string of
-// `try_invalid_reply`, `try_log_value` and `Session::refused`, so it also
-// builds with -fno-exceptions.
+// `try_invalid_reply`, `try_log_value`, `Session::refused` and
+// `Relay::refused`, so it also builds with -fno-exceptions.
 //
 // Thread safety is the library's: no shared state; one object, one thread
 // at a time.
@@ -100,7 +108,8 @@ enum class Profile : std::uint32_t {
   mcp = JSONRPC_PROFILE_MCP,          ///< as MCP narrows it: what every official MCP SDK reads
 };
 
-/// What a `Session` decided to do with a line (SPEC §8 to §10).
+/// What a `Session` or a `Relay` decided to do with a line (SPEC §8 to §10);
+/// where its text goes: `goes`.
 enum class Action : std::uint32_t {
   none = JSONRPC_ACTION_NONE,              ///< not decided: a `LineReader`'s line
   forward = JSONRPC_ACTION_FORWARD,        ///< hand the line's bytes on, with its LF
@@ -119,6 +128,15 @@ enum class Status : std::uint32_t {
   out_of_memory = JSONRPC_STATUS_OUT_OF_MEMORY,
   internal_error = JSONRPC_STATUS_INTERNAL_ERROR,
   unknown_profile = JSONRPC_STATUS_UNKNOWN_PROFILE,
+  unknown_direction = JSONRPC_STATUS_UNKNOWN_DIRECTION,
+};
+
+/// Which way a line travels, for a `Relay`. There is deliberately no
+/// "unknown" value; one cast from another number is refused by the library
+/// (`Status::unknown_direction`).
+enum class Direction : std::uint32_t {
+  to_server = JSONRPC_DIRECTION_TO_SERVER,  ///< host -> server: read as a server reads it (`Role::server`)
+  to_host = JSONRPC_DIRECTION_TO_HOST,      ///< server -> host: read as a host reads it (`Role::client`)
 };
 
 namespace detail {
@@ -164,6 +182,36 @@ inline std::string_view name(const char* text) noexcept {
 /// the library; empty for `Action::none` and any value that is no action.
 [[nodiscard]] inline std::string_view to_string(Action action) noexcept {
   return detail::name(jsonrpc_action_name(static_cast<std::uint32_t>(action)));
+}
+
+/// The direction's name (`to_server`, `to_host`), from the library; empty
+/// for a value that is no direction.
+[[nodiscard]] inline std::string_view to_string(Direction direction) noexcept {
+  return detail::name(jsonrpc_direction_name(static_cast<std::uint32_t>(direction)));
+}
+
+/// The direction an endpoint in `role` reads (`jsonrpc_direction_read_by`):
+/// a server reads `Direction::to_server`, a client `Direction::to_host`. For
+/// a role cast from a value that is none, a value that is no direction
+/// (which a `Relay` refuses).
+[[nodiscard]] inline Direction read_by(Role role) noexcept {
+  return static_cast<Direction>(jsonrpc_direction_read_by(static_cast<std::uint32_t>(role)));
+}
+
+/// Where the text of a line read in `direction` goes (the line itself for a
+/// `forward` without text), from the library (`jsonrpc_action_goes`):
+/// `direction` for an action that hands it on (to the receiver: for a
+/// transport, its SDK), the other direction for `answer` (back to the
+/// line's sender: for a transport, the pipe), and nullopt for one that goes
+/// only to the log (`drop`, `divert`), for `Action::none`, and for a value
+/// that is no action or no direction.
+[[nodiscard]] inline std::optional<Direction> goes(Action action, Direction direction) noexcept {
+  const std::uint32_t to =
+      jsonrpc_action_goes(static_cast<std::uint32_t>(action), static_cast<std::uint32_t>(direction));
+  if (to == 0) {
+    return std::nullopt;
+  }
+  return static_cast<Direction>(to);
 }
 
 /// Whether lines of this kind are messages a peer acts on (request,
@@ -458,8 +506,9 @@ struct [[nodiscard]] Reply {
 /// and length (`too_long()`: no text; in the MCP profile its classification
 /// may hold what its first bytes name, a request's id, method and
 /// `reply_server` or a response's id and `substitute`, SPEC §10.6 (d)). A
-/// `Session`'s line also carries what to do with it: `action()`, with
-/// `action_text()` and `note()`. A view: valid until the owner's next call.
+/// `Session`'s or a `Relay`'s line also carries what to do with it:
+/// `action()`, with `action_text()` and `note()`. A view: valid as long as
+/// its `Batch`.
 class Line {
  public:
   /// The line's number in its stream, from 1 (too_long lines count).
@@ -476,8 +525,8 @@ class Line {
   [[nodiscard]] ClassificationView classification() const noexcept {
     return ClassificationView(item_->classification);
   }
-  /// What a `Session` decided for the line; `Action::none` for a
-  /// `LineReader`'s.
+  /// What a `Session` or a `Relay` decided for the line; `Action::none` for
+  /// a `LineReader`'s.
   [[nodiscard]] Action action() const noexcept { return static_cast<Action>(item_->action); }
   /// For `Action::answer`, the reply to write back to the line's sender (and
   /// its LF; for an MCP batch, one reply a line, SPEC §10.6 (b)); for
@@ -501,11 +550,25 @@ class Line {
   std::string_view bytes_;
 };
 
-/// The lines one `LineReader` or `Session` call completed, in stream order.
-/// A view of memory the owner holds: it, its `Line`s and every string_view
-/// they give stay valid until the owner's next call (`feed`, `end`, or its
-/// destruction), and no longer; copy what you keep. Moving the owner keeps
-/// them valid.
+class Batch;
+
+namespace detail {
+
+/// The one conversion of a C call that fills a `JsonRpcBatch` (the `feed`
+/// and `end` of `LineReader`, `Session` and `Relay`): `fn(args..., &raw)`.
+struct Batches {
+  template <class Fn, class... Args>
+  [[nodiscard]] static Batch call(Fn fn, Args... args) noexcept;
+};
+
+}  // namespace detail
+
+/// The lines one `LineReader`, `Session` or `Relay` call completed, in
+/// stream order. A view of memory the owner holds: it, its `Line`s and every
+/// string_view they give stay valid until the owner's next call (`feed`,
+/// `end`, or its destruction; for a `Relay`, its next `feed` or `end` of the
+/// same direction), and no longer; copy what you keep. Moving the owner
+/// keeps them valid.
 class [[nodiscard]] Batch {
  public:
   class iterator {
@@ -542,8 +605,9 @@ class [[nodiscard]] Batch {
   /// Not ok when the call failed; then the batch is empty. After
   /// `out_of_memory` the reader took none of the bytes (the call may be
   /// repeated); after `internal_error` it fails every call; a moved-from
-  /// reader or session, or one that could not be made, gives
-  /// `null_argument`.
+  /// reader, session or relay, or one that could not be made, gives
+  /// `null_argument`; a `Relay` given a direction cast from a value that is
+  /// none, `unknown_direction`.
   [[nodiscard]] Status status() const noexcept { return status_; }
   [[nodiscard]] bool ok() const noexcept { return status_ == Status::ok; }
 
@@ -563,8 +627,7 @@ class [[nodiscard]] Batch {
   [[nodiscard]] const JsonRpcBatch& raw() const noexcept { return raw_; }
 
  private:
-  friend class LineReader;
-  friend class Session;
+  friend struct detail::Batches;
   Batch(JsonRpcStatus status, const JsonRpcBatch& raw) noexcept : status_(static_cast<Status>(status)), raw_(raw) {}
 
   Status status_;
@@ -573,12 +636,23 @@ class [[nodiscard]] Batch {
 
 namespace detail {
 
+template <class Fn, class... Args>
+Batch Batches::call(Fn fn, Args... args) noexcept {
+  JsonRpcBatch raw{};
+  const JsonRpcStatus status = fn(args..., &raw);
+  return Batch(status, raw);
+}
+
 struct ReaderDeleter {
   void operator()(JsonRpcReader* reader) const noexcept { jsonrpc_reader_free(reader); }
 };
 
 struct SessionDeleter {
   void operator()(JsonRpcSession* session) const noexcept { jsonrpc_session_free(session); }
+};
+
+struct RelayDeleter {
+  void operator()(JsonRpcRelay* relay) const noexcept { jsonrpc_relay_free(relay); }
 };
 
 }  // namespace detail
@@ -604,18 +678,12 @@ class LineReader {
   /// Hands the reader the next bytes of the stream, which it copies, and
   /// returns the lines they complete.
   [[nodiscard]] Batch feed(std::string_view bytes) noexcept {
-    JsonRpcBatch raw{};
-    JsonRpcStatus status = jsonrpc_reader_feed(reader_.get(), detail::bytes(bytes), bytes.size(), &raw);
-    return Batch(status, raw);
+    return detail::Batches::call(jsonrpc_reader_feed, reader_.get(), detail::bytes(bytes), bytes.size());
   }
 
   /// Ends the stream: returns its last line if it had no LF (or a too_long
   /// line still open). Line numbers start again from 1.
-  [[nodiscard]] Batch end() noexcept {
-    JsonRpcBatch raw{};
-    JsonRpcStatus status = jsonrpc_reader_end(reader_.get(), &raw);
-    return Batch(status, raw);
-  }
+  [[nodiscard]] Batch end() noexcept { return detail::Batches::call(jsonrpc_reader_end, reader_.get()); }
 
   /// The C reader, still owned by this object.
   [[nodiscard]] JsonRpcReader* raw() const noexcept { return reader_.get(); }
@@ -626,13 +694,13 @@ class LineReader {
 
 // ---- a session -----------------------------------------------------------------
 
-/// What a `Session` decided for a line its SDK's decoder refused
-/// (`Session::refused`).
+/// What a `Session` or a `Relay` decided for a line its SDK's decoder
+/// refused (`Session::refused`, `Relay::refused`).
 struct [[nodiscard]] Decision {
   /// Not ok if the call failed; then `action` is `Action::none`.
   Status status = Status::ok;
   /// `answer` (write `text` back to the line's sender), `substitute` (hand
-  /// `text` to the SDK instead) or `drop`.
+  /// `text` to the SDK instead) or `drop` (`goes` tells which way).
   Action action = Action::none;
   std::optional<std::string> text;
   /// Why: a fixed text for a log record, at error level.
@@ -641,13 +709,30 @@ struct [[nodiscard]] Decision {
   [[nodiscard]] bool ok() const noexcept { return status == Status::ok; }
 };
 
+namespace detail {
+
+/// The one conversion of a C call that fills a `JsonRpcDecision`
+/// (`Session::refused`, `Relay::refused`): `fn(args..., &raw)`, its text
+/// copied and freed.
+template <class Fn, class... Args>
+[[nodiscard]] Decision decision(Fn fn, Args... args) {
+  JsonRpcDecision raw{};
+  const JsonRpcStatus status = fn(args..., &raw);
+  const OwnedString text(raw.text);
+  return Decision{static_cast<Status>(status), static_cast<Action>(raw.action), text.copy(), name(raw.note)};
+}
+
+}  // namespace detail
+
 /// One endpoint's session (SPEC §8 to §10): a stream reader that also
 /// decides what to do with each line it reads, in its role and profile
 /// (`Line::action()`), and keeps the ids of the requests written the other
-/// way that are still outstanding. Owns a `JsonRpcSession`. A guard or a
-/// transport feeds it what it reads, tells it every line it writes to the
-/// same peer (`sent`), and does what each line's action says; the decisions
-/// are the library's. Move-only; one thread at a time.
+/// way that are still outstanding. Owns a `JsonRpcSession`. Its caller
+/// feeds it what it reads, tells it every line it writes to the same peer
+/// (`sent`), and does what each line's action says; the decisions are the
+/// library's. A caller that stands between two peers (a guard, a transport)
+/// uses a `Relay`, which holds a session for each direction and tells each
+/// what the other sends. Move-only; one thread at a time.
 class Session {
  public:
   /// A session that reads lines in `role` by `profile`, lines up to
@@ -663,18 +748,12 @@ class Session {
   /// Hands the session the next bytes of its stream and returns the lines
   /// they complete, each with its action (see `LineReader::feed`, `Batch`).
   [[nodiscard]] Batch feed(std::string_view bytes) noexcept {
-    JsonRpcBatch raw{};
-    JsonRpcStatus status = jsonrpc_session_feed(session_.get(), detail::bytes(bytes), bytes.size(), &raw);
-    return Batch(status, raw);
+    return detail::Batches::call(jsonrpc_session_feed, session_.get(), detail::bytes(bytes), bytes.size());
   }
 
   /// Ends the stream: returns its last line, decided, if it had no LF. The
   /// outstanding requests are kept.
-  [[nodiscard]] Batch end() noexcept {
-    JsonRpcBatch raw{};
-    JsonRpcStatus status = jsonrpc_session_end(session_.get(), &raw);
-    return Batch(status, raw);
-  }
+  [[nodiscard]] Batch end() noexcept { return detail::Batches::call(jsonrpc_session_end, session_.get()); }
 
   /// Tells the session of a line written the other way, to the peer whose
   /// lines it reads (call it with every such line).
@@ -685,11 +764,7 @@ class Session {
   /// What to do instead when the SDK's own decoder refused a line this
   /// session handed on (SPEC §10.4).
   [[nodiscard]] Decision refused(std::string_view line) {
-    JsonRpcDecision raw{};
-    JsonRpcStatus status = jsonrpc_session_refused(session_.get(), detail::bytes(line), line.size(), &raw);
-    detail::OwnedString text(raw.text);
-    return Decision{static_cast<Status>(status), static_cast<Action>(raw.action), text.copy(),
-                    detail::name(raw.note)};
+    return detail::decision(jsonrpc_session_refused, session_.get(), detail::bytes(line), line.size());
   }
 
   /// How many requests written the other way still wait for a response.
@@ -700,6 +775,89 @@ class Session {
 
  private:
   std::unique_ptr<JsonRpcSession, detail::SessionDeleter> session_;
+};
+
+// ---- a relay -------------------------------------------------------------------
+
+/// Both directions of one session (SPEC §8 to §10; h11's `Connection`
+/// shape): a session for each `Direction`, both in one profile, each read
+/// in the role of its receiver, and the bookkeeping between them. Owns a
+/// `JsonRpcRelay`. A guard or a transport feeds it what it reads in each
+/// direction and does what each line's action says (`goes` tells where its
+/// text goes); the relay notes what its decisions send (a request handed on
+/// in one direction is outstanding for the other until a response read
+/// there names it), so only lines that reach a peer not through it are
+/// told (`wrote`: an SDK's own messages). The decisions are the library's.
+/// Move-only; one thread at a time (a caller with a thread per direction
+/// locks it).
+///
+/// A transport's loop for a line the SDK's decoder refused, the library's
+/// `jsonrpc_relay_refused` settling a substitute refused in its turn:
+///
+///   std::string bytes(line);
+///   for (;;) {
+///     if (sdk.decode(bytes)) break;
+///     jsonrpc::Decision d = relay.refused(in, bytes);   // log at error level
+///     std::optional<jsonrpc::Direction> to = jsonrpc::goes(d.action, in);
+///     if (to == in) { bytes = *d.text; continue; }  // substitute: hand it on instead
+///     if (to) write_back(*d.text);                   // answer: back to the line's sender
+///     break;                                         // drop: the log only
+///   }
+class Relay {
+ public:
+  /// A relay that reads both directions by `profile`, lines up to
+  /// `max_line` bytes long (0: `default_max_line(profile)`). When memory
+  /// runs out (or `profile` was cast from a value that is none) the relay is
+  /// empty (`valid()` is false), as a moved-from one is.
+  explicit Relay(Profile profile, std::size_t max_line = 0) noexcept
+      : relay_(jsonrpc_relay_new(static_cast<std::uint32_t>(profile), max_line)) {}
+
+  [[nodiscard]] bool valid() const noexcept { return relay_ != nullptr; }
+
+  /// Hands the relay the next bytes of `direction`'s stream and returns the
+  /// lines they complete, each with its action, as `Session::feed` does.
+  /// The batch is valid until the next `feed` or `end` of the same
+  /// direction (see `Batch`): a batch of each direction can be held at once.
+  [[nodiscard]] Batch feed(Direction direction, std::string_view bytes) noexcept {
+    return detail::Batches::call(jsonrpc_relay_feed, relay_.get(), static_cast<std::uint32_t>(direction),
+                                 detail::bytes(bytes), bytes.size());
+  }
+
+  /// Ends `direction`'s stream: returns its last line, decided, if it had no
+  /// LF. The outstanding requests are kept.
+  [[nodiscard]] Batch end(Direction direction) noexcept {
+    return detail::Batches::call(jsonrpc_relay_end, relay_.get(), static_cast<std::uint32_t>(direction));
+  }
+
+  /// Tells the relay of a line that went in `direction` not through it: an
+  /// SDK's own message to the peer (a server transport: `to_host`, each line
+  /// its SDK writes; a client transport: `to_server`). The relay's own
+  /// decisions need no call.
+  Status wrote(Direction direction, std::string_view line) noexcept {
+    return static_cast<Status>(
+        jsonrpc_relay_wrote(relay_.get(), static_cast<std::uint32_t>(direction), detail::bytes(line), line.size()));
+  }
+
+  /// What to do instead when the receiver of `direction` (the SDK's own
+  /// decoder) refused `line`, which the relay handed on (SPEC §10.4), as
+  /// `Session::refused`; a substitute refused in its turn (`refused` again
+  /// with its text) is settled: `drop`, with a note.
+  [[nodiscard]] Decision refused(Direction direction, std::string_view line) {
+    return detail::decision(jsonrpc_relay_refused, relay_.get(), static_cast<std::uint32_t>(direction),
+                            detail::bytes(line), line.size());
+  }
+
+  /// How many requests written toward the sender of `direction`'s lines
+  /// still wait for its response (0 for a direction that is none).
+  [[nodiscard]] std::size_t outstanding(Direction direction) const noexcept {
+    return jsonrpc_relay_outstanding(relay_.get(), static_cast<std::uint32_t>(direction));
+  }
+
+  /// The C relay, still owned by this object.
+  [[nodiscard]] JsonRpcRelay* raw() const noexcept { return relay_.get(); }
+
+ private:
+  std::unique_ptr<JsonRpcRelay, detail::RelayDeleter> relay_;
 };
 
 }  // namespace jsonrpc

@@ -11,10 +11,13 @@ package envelope
 //     input's pointer for C, a view of C memory, a status's name);
 //   - classify_cgo.go: Classify, through its shim jre_classify;
 //   - text_cgo.go: the texts the library returns as owned strings
-//     (InvalidReply, LogValue, a Session's Refused);
-//   - reader_cgo.go: a batch's copy (a Reader's or a Session's), and the
+//     (InvalidReply, LogValue, a Session's or a Relay's Refused);
+//   - reader_cgo.go: a batch's copy (a Reader's, a Session's or a
+//     Relay's), and the
 //     library reader behind a Reader;
-//   - session_cgo.go: Session, over the library's session.
+//   - session_cgo.go: Session, over the library's session;
+//   - relay_cgo.go: Relay, over the library's relay, and what the library
+//     says of directions (DirectionReadBy, Action.Goes).
 //
 // The functions are marked noescape (they keep no Go pointer after the
 // call) and nocallback (they never call Go), so the Go compiler can keep
@@ -54,7 +57,8 @@ func init() {
 			"but this Go package was written for ABI version %d: link a matching library "+
 			"(see bindings/go/README.md) or update the package", Version(), got, abiVersion))
 	}
-	for _, e := range []*libNames{&kindNames, &idKindNames, &roleNames, &profileNames, &actionNames} {
+	for _, e := range []*libNames{&kindNames, &idKindNames, &roleNames, &profileNames, &actionNames,
+		&directionNames} {
 		for v := range e.names {
 			e.names[v] = goName(e.lookup(C.uint32_t(v)))
 		}
@@ -84,6 +88,8 @@ var (
 		make([]string, ProfileMCP+1)}
 	actionNames = libNames{func(v C.uint32_t) *C.char { return C.jsonrpc_action_name(v) },
 		make([]string, ActionDivert+1)}
+	directionNames = libNames{func(v C.uint32_t) *C.char { return C.jsonrpc_direction_name(v) },
+		make([]string, max(DirectionToServer, DirectionToHost)+1)}
 
 	kindIsMessage [KindInvalidResponse + 1]bool // the library's jsonrpc_kind_is_message
 )
@@ -112,6 +118,15 @@ func statusName(status C.uint32_t) string {
 		return name
 	}
 	return fmt.Sprintf("status %d", uint32(status))
+}
+
+// statusError is nil for JSONRPC_STATUS_OK, else the error of the
+// library's call what, which returned status.
+func statusError(status C.uint32_t, what string) error {
+	if status == C.JSONRPC_STATUS_OK {
+		return nil
+	}
+	return fmt.Errorf("envelope: %s failed: %s", what, statusName(status))
 }
 
 // defaultMaxLine is the library's default line limit (the JSON-RPC

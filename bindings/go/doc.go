@@ -62,6 +62,27 @@
 //		}
 //	}
 //
+// A Relay sees both directions of a session at once (DirectionToServer,
+// DirectionToHost, each read in the role of its receiver: DirectionReadBy),
+// and notes what each decision sends, so that only the lines that reach a
+// peer not through it are told (Relay.Wrote). An action says where a
+// line's text goes (Action.Goes): on in the direction read, back in the
+// other, or nowhere but the log. The SDK transports (mcpstdio) use one:
+//
+//	r, _ := envelope.NewRelay(envelope.ProfileMCP, 0)
+//	defer r.Close()
+//	dir := envelope.DirectionReadBy(envelope.RoleServer) // what a server reads
+//	r.Wrote(envelope.ActionAnswer.Goes(dir), own)      // the SDK's own line to the peer
+//	lines, _ := r.Feed(dir, chunk)
+//	for _, ln := range lines {
+//		switch ln.Action.Goes(dir) {
+//		case dir: // hand on ln.ActionText, or ln.Bytes when it has none
+//		case 0: // only the log
+//		default: // write ln.ActionText back to the peer
+//		}
+//	}
+//	d, _ := r.Refused(dir, text) // the receiver refused a text handed on
+//
 // # Results
 //
 // Every result is made of ordinary Go values owned by the caller: nothing
@@ -74,8 +95,10 @@
 // ends, when reading fails, or when Close is called; call Close when you
 // stop before the end (a cleanup frees a dropped Reader's, but only when
 // the garbage collector gets to it). A Session owns the library's session,
-// freed by Close (or, late, by a cleanup). A Session's lines' Bytes point
-// into its buffer until its next Feed or End.
+// and a Relay the library's relay, freed by Close (or, late, by a
+// cleanup). A Session's lines' Bytes point into its buffer until its next
+// Feed or End; a Relay's, into its buffer for their direction, until the
+// next Feed or End of that direction.
 //
 // # Cost
 //

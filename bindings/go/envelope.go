@@ -168,6 +168,26 @@ const (
 // as "Action(0)".
 func (a Action) String() string { return enumName(actionNames.of(uint32(a)), "Action", uint32(a)) }
 
+// Direction is which way a line travels between a host (the client) and a
+// server, as a Relay reads it. The values are those of the C header's
+// JsonRpcDirection; the zero Direction is not a direction.
+type Direction uint32
+
+const (
+	// DirectionToServer: from the host to the server, read as a server
+	// reads it (in RoleServer).
+	DirectionToServer Direction = C.JSONRPC_DIRECTION_TO_SERVER
+	// DirectionToHost: from the server to the host, read as a host reads
+	// it (in RoleClient).
+	DirectionToHost Direction = C.JSONRPC_DIRECTION_TO_HOST
+)
+
+// String returns the direction's name as the library gives it: "to_server"
+// or "to_host".
+func (d Direction) String() string {
+	return enumName(directionNames.of(uint32(d)), "Direction", uint32(d))
+}
+
 // enumName is name, the library's name of the value v of the type typ,
 // or, when the library names none, typ(v), as "Kind(0)".
 func enumName(name, typ string, v uint32) string {
@@ -177,8 +197,8 @@ func enumName(name, typ string, v uint32) string {
 	return typ + "(" + strconv.FormatUint(uint64(v), 10) + ")"
 }
 
-// Decision is what a Session decided for one line outside a batch
-// (Session.Refused).
+// Decision is what a Session or a Relay decided for one line outside a
+// batch (Session.Refused, Relay.Refused).
 type Decision struct {
 	Action Action
 	// Text is, for ActionAnswer, the reply to write back to the line's

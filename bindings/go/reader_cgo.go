@@ -1,9 +1,9 @@
 package envelope
 
-// Batches (a Reader's or a Session's) need no C code of their own: the
-// library's feed and end are called directly, and Go reads the batch they
-// describe (JsonRpcLine items, the lines' bytes and their strings, all in
-// the library's memory until its next call) and copies it.
+// Batches (a Reader's, a Session's or a Relay's) need no C code of their
+// own: the library's feed and end are called directly, and Go reads the
+// batch they describe (JsonRpcLine items, the lines' bytes and their
+// strings, all in the library's memory until its next call) and copies it.
 //
 // A Reader's library reader (stream below) is a C object that outlives a
 // call: it is freed at the end of the stream, on an error or by Close; a
@@ -26,7 +26,7 @@ import (
 	"unsafe"
 )
 
-// ---- batches: the lines of a reader or a session --------------------------
+// ---- batches: the lines of a reader, a session or a relay ----------------
 
 // batchCopy is a library batch and the Go copy of its lines' bytes.
 type batchCopy struct {
@@ -88,6 +88,17 @@ func (b *batchCopy) copyOut(dst []Line) []Line {
 		l.Bytes = b.bytes[off : off+l.Len : off+l.Len]
 	}
 	return dst
+}
+
+// lines returns the lines of the batch that a library call (a session's or
+// a relay's feed or end) just described, copied out, or, when the call
+// failed with err, none.
+func (b *batchCopy) lines(err error) ([]Line, error) {
+	if err != nil {
+		b.bytes = b.buf[:0]
+		return nil, err
+	}
+	return b.copyOut(nil), nil
 }
 
 // batchTexts is a batch's strings: block is the Go copy of the library's

@@ -81,7 +81,7 @@ func (s *Session) Feed(data []byte) ([]Line, error) {
 	}
 	status := C.jsonrpc_session_feed(s.c, bytesPtr(data), C.size_t(len(data)), &s.batch)
 	runtime.KeepAlive(data)
-	return s.lines(status, "jsonrpc_session_feed")
+	return s.lines(statusError(C.uint32_t(status), "jsonrpc_session_feed"))
 }
 
 // End ends the session's stream and returns its last line when it had no
@@ -92,15 +92,7 @@ func (s *Session) End() ([]Line, error) {
 	if s.c == nil {
 		return nil, ErrSessionClosed
 	}
-	return s.lines(C.jsonrpc_session_end(s.c, &s.batch), "jsonrpc_session_end")
-}
-
-func (s *Session) lines(status C.JsonRpcStatus, what string) ([]Line, error) {
-	if status != C.JSONRPC_STATUS_OK {
-		s.bytes = s.buf[:0]
-		return nil, fmt.Errorf("envelope: %s failed: %s", what, statusName(C.uint32_t(status)))
-	}
-	return s.copyOut(nil), nil
+	return s.lines(statusError(C.uint32_t(C.jsonrpc_session_end(s.c, &s.batch)), "jsonrpc_session_end"))
 }
 
 // Sent tells the session of a line written the other way, to the peer
@@ -115,10 +107,7 @@ func (s *Session) Sent(line []byte) error {
 	}
 	status := C.jsonrpc_session_sent(s.c, bytesPtr(line), C.size_t(len(line)))
 	runtime.KeepAlive(line)
-	if status != C.JSONRPC_STATUS_OK {
-		return fmt.Errorf("envelope: jsonrpc_session_sent failed: %s", statusName(C.uint32_t(status)))
-	}
-	return nil
+	return statusError(C.uint32_t(status), "jsonrpc_session_sent")
 }
 
 // Refused returns what to do instead when the receiving SDK's own decoder

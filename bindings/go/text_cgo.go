@@ -1,8 +1,9 @@
 package envelope
 
 // The texts the library returns as owned strings (a reply, a log value, a
-// refused line's decision) are copied into a Go buffer and freed by a shim
-// in the same call, or, when larger than the buffer, by a second call.
+// refused line's decision, a session's or a relay's) are copied into a Go
+// buffer and freed by a shim in the same call, or, when larger than the
+// buffer, by a second call.
 
 /*
 #cgo noescape jre_invalid_reply
@@ -11,6 +12,8 @@ package envelope
 #cgo nocallback jre_log_value
 #cgo noescape jre_session_refused
 #cgo nocallback jre_session_refused
+#cgo noescape jre_relay_refused
+#cgo nocallback jre_relay_refused
 #cgo noescape jre_string_finish
 #cgo nocallback jre_string_finish
 
@@ -52,14 +55,27 @@ static void jre_log_value(const uint8_t *data, size_t len, char *buf, size_t cap
 	out->status = JSONRPC_STATUS_OK;
 }
 
-static void jre_session_refused(JsonRpcSession *s, const uint8_t *line, size_t len, char *buf, size_t cap,
-                                jre_text *out, JsonRpcString *keep, const char **note) {
-	JsonRpcDecision d;
-	JsonRpcStatus status = jsonrpc_session_refused(s, line, len, &d);
+// A decision copied out: its text as jre_take_string, its action and note.
+static void jre_take_decision(JsonRpcStatus status, JsonRpcDecision d, char *buf, size_t cap, jre_text *out,
+                              JsonRpcString *keep, const char **note) {
 	jre_take_string(d.text, buf, cap, out, keep);
 	out->status = (uint32_t)status;
 	out->action = (uint32_t)d.action;
 	*note = d.note;
+}
+
+static void jre_session_refused(JsonRpcSession *s, const uint8_t *line, size_t len, char *buf, size_t cap,
+                                jre_text *out, JsonRpcString *keep, const char **note) {
+	JsonRpcDecision d;
+	JsonRpcStatus status = jsonrpc_session_refused(s, line, len, &d);
+	jre_take_decision(status, d, buf, cap, out, keep, note);
+}
+
+static void jre_relay_refused(JsonRpcRelay *r, uint32_t direction, const uint8_t *line, size_t len, char *buf,
+                              size_t cap, jre_text *out, JsonRpcString *keep, const char **note) {
+	JsonRpcDecision d;
+	JsonRpcStatus status = jsonrpc_relay_refused(r, direction, line, len, &d);
+	jre_take_decision(status, d, buf, cap, out, keep, note);
 }
 
 static void jre_string_finish(JsonRpcString *keep, char *dst) {
@@ -159,19 +175,43 @@ func LogValue(b []byte) string {
 // decision for line (jsonrpc_session_refused), its action and text copied
 // out as they are.
 func sessionRefused(c *C.JsonRpcSession, line []byte) (Decision, error) {
-	var out C.jre_text
-	var keep C.JsonRpcString
-	var note *C.char
-	var scratch textScratch
-	C.jre_session_refused(c, bytesPtr(line), C.size_t(len(line)), (*C.char)(unsafe.Pointer(&scratch[0])),
-		C.size_t(len(scratch)), &out, &keep, &note)
+	var r refusal
+	C.jre_session_refused(c, bytesPtr(line), C.size_t(len(line)), r.buf(), C.size_t(len(r.scratch)), &r.out,
+		&r.keep, &r.note)
 	runtime.KeepAlive(line)
-	if out.status != C.JSONRPC_STATUS_OK {
-		return Decision{}, fmt.Errorf("envelope: jsonrpc_session_refused failed: %s", statusName(out.status))
+	return r.decision(statusError(r.out.status, "jsonrpc_session_refused"))
+}
+
+// relayRefused is Relay.Refused on the library's relay c: its decision for
+// line refused in dir (jsonrpc_relay_refused), its action and text copied
+// out as they are.
+func relayRefused(c *C.JsonRpcRelay, dir Direction, line []byte) (Decision, error) {
+	var r refusal
+	C.jre_relay_refused(c, C.uint32_t(dir), bytesPtr(line), C.size_t(len(line)), r.buf(), C.size_t(len(r.scratch)),
+		&r.out, &r.keep, &r.note)
+	runtime.KeepAlive(line)
+	return r.decision(relayError(r.out.status, "jsonrpc_relay_refused", dir))
+}
+
+// refusal is what jre_take_decision copies out of a library decision.
+type refusal struct {
+	out     C.jre_text
+	keep    C.JsonRpcString
+	note    *C.char
+	scratch textScratch
+}
+
+func (r *refusal) buf() *C.char { return (*C.char)(unsafe.Pointer(&r.scratch[0])) }
+
+// decision is the decision copied out, or, when the call failed with err,
+// none.
+func (r *refusal) decision(err error) (Decision, error) {
+	var text []byte
+	if r.out.present != 0 {
+		text = takeText(&r.out, &r.keep, r.scratch[:])
 	}
-	d := Decision{Action: Action(out.action), Note: goName(note)}
-	if out.present != 0 {
-		d.Text = takeText(&out, &keep, scratch[:])
+	if err != nil {
+		return Decision{}, err
 	}
-	return d, nil
+	return Decision{Action: Action(r.out.action), Note: goName(r.note), Text: text}, nil
 }

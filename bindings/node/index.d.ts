@@ -1,6 +1,7 @@
 // Types of jsonrpc-envelope (lib/index.cjs). The names in the
 // unions below are the library's (jsonrpc_kind_name, jsonrpc_id_kind_name,
-// jsonrpc_role_name, jsonrpc_profile_name, jsonrpc_action_name);
+// jsonrpc_role_name, jsonrpc_profile_name, jsonrpc_action_name,
+// jsonrpc_direction_name);
 // test/api.test.mjs holds them against the library.
 
 /// <reference types="node" />
@@ -41,6 +42,13 @@ export type Profile = 'jsonrpc' | 'mcp';
  * place), `dropped` and `diverted` (nobody sees it but the log).
  */
 export type Action = 'forwarded' | 'answered' | 'substituted' | 'attributed' | 'dropped' | 'diverted';
+
+/**
+ * Which way a line travels between a host and a server: `to_server` (from
+ * the host, read as a server reads it) or `to_host` (from the server, read
+ * as a host reads it).
+ */
+export type Direction = 'to_server' | 'to_host';
 
 /** A line: its bytes, or a string, which is read as its UTF-8 encoding (a lone surrogate becomes U+FFFD). */
 export type LineInput = Uint8Array | string;
@@ -219,6 +227,44 @@ export declare class Session {
   readonly closed: boolean;
 }
 
+/**
+ * Both directions of one session between a host and a server (the
+ * library's relay): each direction read in the role of its receiver, in one
+ * profile, and the bookkeeping between them: a request handed on in one
+ * direction is outstanding in the other until its response is read there;
+ * the relay's answers need no telling. close() frees it; a finalizer frees
+ * it too, only as a safety net.
+ */
+export declare class Relay {
+  constructor(options?: ReaderOptions);
+  /** The lines the chunk of `direction`'s stream completed, in order, each with its action. */
+  feed(direction: Direction, chunk: LineInput): readonly SessionLine[];
+  /** Ends `direction`'s stream: its last line if it had no LF. The outstanding requests are kept. */
+  end(direction: Direction): readonly SessionLine[];
+  /** Tells the relay of a line that went in `direction` not through it (an SDK's own message to the peer). */
+  wrote(direction: Direction, line: LineInput): void;
+  /**
+   * What to do when the receiver of `direction` (the SDK's own decoder)
+   * refused a line (or a text) this relay handed on; a substitute refused
+   * in its turn is `dropped`.
+   */
+  refused(direction: Direction, line: LineInput): Decision;
+  /** How many requests written toward the sender of `direction`'s lines still wait for its response. */
+  outstanding(direction: Direction): number;
+  /** Frees the library's relay; later calls throw. */
+  close(): void;
+  readonly closed: boolean;
+}
+
+/**
+ * Where the text of a line read in `direction` with `action` goes (the
+ * line itself for a `forwarded` line without a text): `direction` when the
+ * action hands it on (`forwarded`, `substituted`, `attributed`), the other
+ * direction for `answered` (back to the line's sender), null for `dropped`
+ * and `diverted` (only the log).
+ */
+export declare function goes(action: Action, direction: Direction): Direction | null;
+
 /** The library's kind names, by the header's names: `Kind.REQUEST === 'request'`. */
 export declare const Kind: {
   readonly EMPTY: 'empty';
@@ -265,6 +311,17 @@ export declare const Action: {
   readonly ATTRIBUTE: 'attributed';
   readonly DROP: 'dropped';
   readonly DIVERT: 'diverted';
+};
+
+/**
+ * The library's direction names: `Direction.TO_HOST === 'to_host'`; and
+ * `Direction.readBy(role)`, the direction an endpoint in `role` reads
+ * (`server`: `to_server`; `client`: `to_host`).
+ */
+export declare const Direction: {
+  readonly TO_SERVER: 'to_server';
+  readonly TO_HOST: 'to_host';
+  readBy(role: Role): Direction;
 };
 
 /** The line limit of a reader made without one (the library's `jsonrpc_default_max_line()`). */

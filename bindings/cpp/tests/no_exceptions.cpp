@@ -50,6 +50,22 @@ int main() {
   jsonrpc::Decision refused = session.refused(R"({"jsonrpc":"2.0","id":2,"method":"m"})");
   check(refused.ok() && refused.action == jsonrpc::Action::answer && refused.text.has_value(), "refused");
 
+  jsonrpc::Relay relay(jsonrpc::Profile::mcp);
+  const jsonrpc::Direction in = jsonrpc::read_by(jsonrpc::Role::client);
+  check(in == jsonrpc::Direction::to_host && to_string(in) == "to_host", "read_by");
+  check(relay.wrote(jsonrpc::Direction::to_server, R"({"jsonrpc":"2.0","id":1,"method":"m"})") == jsonrpc::Status::ok &&
+            relay.outstanding(in) == 1,
+        "wrote");
+  jsonrpc::Batch relayed = relay.feed(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[]}\n");
+  check(relayed.size() == 1 && relayed[0].action() == jsonrpc::Action::substitute &&
+            jsonrpc::goes(relayed[0].action(), in) == in,
+        "a relay's substitute");
+  jsonrpc::Decision again = relay.refused(in, relayed[0].action_text().value_or(""));
+  check(again.ok() && again.action == jsonrpc::Action::drop && !again.text.has_value(), "a substitute refused");
+  check(relay.end(in).empty(), "end");
+  check(relay.feed(static_cast<jsonrpc::Direction>(0), "{}\n").status() == jsonrpc::Status::unknown_direction,
+        "a bad direction");
+
   std::printf("no exceptions: %s\n", failures == 0 ? "ok" : "FAILED");
   return failures == 0 ? 0 : 1;
 }

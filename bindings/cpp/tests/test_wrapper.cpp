@@ -1,6 +1,6 @@
 // test_wrapper.cpp: the shared vectors (envelope.jsonl in the JSON-RPC
-// profile, mcp.jsonl in the MCP profile), the ownership rules and the
-// session, through the C++ layer (jsonrpc_envelope.hpp).
+// profile, mcp.jsonl in the MCP profile), the ownership rules, the
+// session and the relay, through the C++ layer (jsonrpc_envelope.hpp).
 //
 // The vectors come from the flat file that tests/c/flatten_vectors.py writes
 // (path compiled in as JSONRPC_VECTORS_FLAT; the environment variable of the
@@ -36,6 +36,7 @@ inline void PrintTo(const Span& span, std::ostream* out) {
 namespace {
 
 using jsonrpc::Action;
+using jsonrpc::Direction;
 using jsonrpc::Kind;
 using jsonrpc::Profile;
 using jsonrpc::Role;
@@ -341,6 +342,46 @@ TEST(Enums, NamesComeFromTheLibrary) {
   static_assert(static_cast<std::uint32_t>(Kind::too_long) == JSONRPC_KIND_TOO_LONG);
 }
 
+// The directions, their names and the status of a bad one: the header's
+// values, the library's names.
+TEST(Enums, DirectionsAreTheHeadersAndTheirNamesTheLibrarys) {
+  static_assert(static_cast<std::uint32_t>(Direction::to_server) == JSONRPC_DIRECTION_TO_SERVER);
+  static_assert(static_cast<std::uint32_t>(Direction::to_host) == JSONRPC_DIRECTION_TO_HOST);
+  static_assert(static_cast<std::uint32_t>(Status::unknown_direction) == JSONRPC_STATUS_UNKNOWN_DIRECTION);
+  EXPECT_EQ(to_string(Direction::to_server), "to_server");
+  EXPECT_EQ(to_string(Direction::to_host), "to_host");
+  EXPECT_EQ(to_string(static_cast<Direction>(0)), "");
+  EXPECT_EQ(to_string(static_cast<Direction>(3)), "");
+  EXPECT_EQ(to_string(Status::unknown_direction), "unknown_direction");
+}
+
+// A server reads what goes to the server; a client what goes to the host.
+TEST(Enums, TheDirectionEachRoleReads) {
+  EXPECT_EQ(jsonrpc::read_by(Role::server), Direction::to_server);
+  EXPECT_EQ(jsonrpc::read_by(Role::client), Direction::to_host);
+  EXPECT_EQ(jsonrpc::read_by(static_cast<Role>(0)), static_cast<Direction>(0));
+  EXPECT_EQ(jsonrpc::read_by(static_cast<Role>(3)), static_cast<Direction>(0));
+}
+
+// Where a line's text goes: on for what is handed on, back for an answer,
+// nowhere (the log) for the rest.
+TEST(Enums, WhereEachActionsTextGoes) {
+  for (Direction in : {Direction::to_server, Direction::to_host}) {
+    const Direction back = in == Direction::to_server ? Direction::to_host : Direction::to_server;
+    SCOPED_TRACE(std::string(to_string(in)));
+    EXPECT_EQ(jsonrpc::goes(Action::forward, in), in);
+    EXPECT_EQ(jsonrpc::goes(Action::substitute, in), in);
+    EXPECT_EQ(jsonrpc::goes(Action::attribute, in), in);
+    EXPECT_EQ(jsonrpc::goes(Action::answer, in), back);
+    EXPECT_EQ(jsonrpc::goes(Action::drop, in), std::nullopt);
+    EXPECT_EQ(jsonrpc::goes(Action::divert, in), std::nullopt);
+    EXPECT_EQ(jsonrpc::goes(Action::none, in), std::nullopt);
+    EXPECT_EQ(jsonrpc::goes(static_cast<Action>(7), in), std::nullopt);
+  }
+  EXPECT_EQ(jsonrpc::goes(Action::forward, static_cast<Direction>(0)), std::nullopt);
+  EXPECT_EQ(jsonrpc::goes(Action::answer, static_cast<Direction>(3)), std::nullopt);
+}
+
 TEST(Limits, TheDefaultLineLimitIsTheHeaders16MiB) {
   EXPECT_EQ(jsonrpc::default_max_line(), std::size_t{16} << 20);
 }
@@ -573,7 +614,7 @@ constexpr std::size_t kMaxChunk = 70;
 // every line.
 template <class Owner>
 std::vector<Snapshot> read_with(Owner& owner, std::string_view stream, std::size_t chunk) {
-  constexpr bool session = std::is_same_v<Owner, jsonrpc::Session>;
+  constexpr bool session = !std::is_same_v<Owner, jsonrpc::LineReader>;  // a Session or a relay's OneWay
   std::vector<Snapshot> items;
   EXPECT_TRUE(owner.valid());
   std::uint64_t number = 0;
@@ -1070,14 +1111,17 @@ std::string expected_action(const flat::EnvelopeVector& v, Role role) {
   return server ? "dropped" : "diverted";  // empty, not_jsonrpc
 }
 
-void check_session_stream(Profile profile) {
+// Every vector line of `profile` in one stream, read in each role (by
+// `read(role, stream, chunk)`: a session, or a relay's direction), each
+// line decided as `expected_action` says.
+template <class Read>
+void check_decided_stream(Profile profile, Read read) {
   std::vector<const flat::EnvelopeVector*> lines = streamable(profile);
   ASSERT_GT(lines.size(), 50u);
   std::string stream = join(lines, "\n");
   for (Role role : {Role::server, Role::client}) {
     for (std::size_t chunk : {std::size_t{1}, std::size_t{13}, stream.size()}) {
-      jsonrpc::Session session(role, profile);
-      std::vector<Snapshot> items = read_with(session, stream, chunk);
+      std::vector<Snapshot> items = read(role, stream, chunk);
       ASSERT_EQ(items.size(), lines.size());
       for (std::size_t i = 0; i < lines.size(); ++i) {
         const flat::EnvelopeVector& v = *lines[i];
@@ -1101,8 +1145,288 @@ void check_session_stream(Profile profile) {
   }
 }
 
+void check_session_stream(Profile profile) {
+  check_decided_stream(profile, [profile](Role role, std::string_view stream, std::size_t chunk) {
+    jsonrpc::Session session(role, profile);
+    return read_with(session, stream, chunk);
+  });
+}
+
 TEST(Session, EveryVectorThroughASessionInEachRole) { check_session_stream(Profile::jsonrpc); }
 
 TEST(Session, EveryMcpVectorThroughASessionInEachRole) { check_session_stream(Profile::mcp); }
+
+// ---- a relay ---------------------------------------------------------------------------
+
+static_assert(!std::is_copy_constructible_v<jsonrpc::Relay>);
+static_assert(!std::is_copy_assignable_v<jsonrpc::Relay>);
+static_assert(std::is_nothrow_move_constructible_v<jsonrpc::Relay>);
+static_assert(std::is_nothrow_move_assignable_v<jsonrpc::Relay>);
+static_assert(std::is_nothrow_destructible_v<jsonrpc::Relay>);
+
+// One direction of a relay, read as a LineReader or a Session is (read_with).
+struct OneWay {
+  jsonrpc::Relay& relay;
+  Direction direction;
+  bool valid() const { return relay.valid(); }
+  jsonrpc::Batch feed(std::string_view bytes) { return relay.feed(direction, bytes); }
+  jsonrpc::Batch end() { return relay.end(direction); }
+};
+
+// Each direction of a relay decides every vector line as a session in its
+// receiver's role does: to_server as a server, to_host as a client.
+void check_relay_stream(Profile profile) {
+  check_decided_stream(profile, [profile](Role role, std::string_view stream, std::size_t chunk) {
+    jsonrpc::Relay relay(profile);
+    OneWay way{relay, role == Role::server ? Direction::to_server : Direction::to_host};
+    return read_with(way, stream, chunk);
+  });
+}
+
+TEST(Relay, EveryVectorThroughARelayInEachDirection) { check_relay_stream(Profile::jsonrpc); }
+
+TEST(Relay, EveryMcpVectorThroughARelayInEachDirection) { check_relay_stream(Profile::mcp); }
+
+constexpr std::string_view kPing7 = R"({"jsonrpc":"2.0","id":7,"method":"ping"})";
+
+// What a relay hands on in one direction, the other direction waits for.
+TEST(Relay, ARequestForwardedToTheServerIsOutstandingUntilItsAnswer) {
+  jsonrpc::Relay relay(Profile::mcp);
+  ASSERT_TRUE(relay.valid());
+  jsonrpc::Batch to_server = relay.feed(Direction::to_server, std::string(kPing7) + "\n");
+  ASSERT_TRUE(to_server.ok());
+  ASSERT_EQ(to_server.size(), 1u);
+  EXPECT_EQ(to_server[0].kind(), Kind::request);
+  EXPECT_EQ(to_server[0].action(), Action::forward);
+  EXPECT_TRUE(to_server[0].note().empty());
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 1u);  // the server owes a response
+  EXPECT_EQ(relay.outstanding(Direction::to_server), 0u);
+  // The server's answer clears it.
+  jsonrpc::Batch to_host = relay.feed(Direction::to_host, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n");
+  ASSERT_EQ(to_host.size(), 1u);
+  EXPECT_EQ(to_host[0].kind(), Kind::response);
+  EXPECT_EQ(to_host[0].action(), Action::forward);
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 0u);
+  EXPECT_EQ(relay.outstanding(Direction::to_server), 0u);
+  // A result no MCP SDK reads, for a request outstanding: its substitute.
+  ASSERT_EQ(relay.feed(Direction::to_server, std::string(kPing7) + "\n").size(), 1u);
+  to_host = relay.feed(Direction::to_host, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":[]}\n");
+  ASSERT_EQ(to_host.size(), 1u);
+  EXPECT_EQ(to_host[0].kind(), Kind::invalid_response);
+  EXPECT_EQ(to_host[0].action(), Action::substitute);
+  EXPECT_EQ(to_host[0].action_text(), substitute_for("7"));
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 0u);
+}
+
+TEST(Relay, WhatIsNoMessageIsAnsweredToTheHostAndDivertedFromIt) {
+  jsonrpc::Relay relay(Profile::mcp);
+  jsonrpc::Batch to_server = relay.feed(Direction::to_server, "not json\n");
+  ASSERT_EQ(to_server.size(), 1u);
+  EXPECT_EQ(to_server[0].action(), Action::answer);
+  EXPECT_EQ(to_server[0].action_text(), kParseErrorReply);
+  EXPECT_FALSE(to_server[0].note().empty());
+  jsonrpc::Batch to_host = relay.feed(Direction::to_host, "not json\n");
+  ASSERT_EQ(to_host.size(), 1u);
+  EXPECT_EQ(to_host[0].action(), Action::divert);
+  EXPECT_FALSE(to_host[0].action_text().has_value());
+  // An answer is a response: nothing is outstanding either way.
+  EXPECT_EQ(relay.outstanding(Direction::to_server), 0u);
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 0u);
+}
+
+// A server transport's SDK writes a request to the host: the host's error
+// whose id is null is given that request's id.
+TEST(Relay, WroteNotesALineThatWentNotThroughTheRelay) {
+  jsonrpc::Relay relay(Profile::mcp);
+  EXPECT_EQ(relay.wrote(Direction::to_host, R"({"jsonrpc":"2.0","id":"s1","method":"roots/list"})"), Status::ok);
+  EXPECT_EQ(relay.outstanding(Direction::to_server), 1u);
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 0u);
+  jsonrpc::Batch to_server = relay.feed(
+      Direction::to_server, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"x\"}}\n");
+  ASSERT_EQ(to_server.size(), 1u);
+  EXPECT_EQ(to_server[0].action(), Action::attribute);
+  EXPECT_EQ(to_server[0].action_text(), R"({"jsonrpc":"2.0","id":"s1","error":{"code":-32600,"message":"x"}})");
+  EXPECT_EQ(relay.outstanding(Direction::to_server), 0u);
+  // A response or a notification written changes nothing.
+  EXPECT_EQ(relay.wrote(Direction::to_host, R"({"jsonrpc":"2.0","id":1,"result":{}})"), Status::ok);
+  EXPECT_EQ(relay.wrote(Direction::to_host, R"({"jsonrpc":"2.0","method":"notifications/progress"})"), Status::ok);
+  EXPECT_EQ(relay.outstanding(Direction::to_server), 0u);
+}
+
+// SPEC §10.4 through the relay: a request the SDK refused is answered back
+// to its sender; a response is substituted, and its substitute refused in
+// its turn is dropped; so the loop ends by the second refusal.
+TEST(Relay, RefusedTwiceIsSettledByADrop) {
+  jsonrpc::Relay relay(Profile::mcp);
+  jsonrpc::Decision request = relay.refused(Direction::to_server, R"({"jsonrpc":"2.0","id":1,"method":"x/y"})");
+  EXPECT_TRUE(request.ok());
+  EXPECT_EQ(request.action, Action::answer);
+  EXPECT_EQ(request.text, refused_reply_for("1"));
+  EXPECT_FALSE(request.note.empty());
+
+  ASSERT_EQ(relay.wrote(Direction::to_server, R"({"jsonrpc":"2.0","id":4,"method":"ping"})"), Status::ok);
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 1u);
+  jsonrpc::Decision first = relay.refused(Direction::to_host, R"({"jsonrpc":"2.0","id":4,"result":{}})");
+  EXPECT_TRUE(first.ok());
+  EXPECT_EQ(first.action, Action::substitute);
+  EXPECT_EQ(first.text, substitute_for("4"));
+  EXPECT_FALSE(first.note.empty());
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 0u);  // the substitute answers it
+  jsonrpc::Decision second = relay.refused(Direction::to_host, substitute_for("4"));
+  EXPECT_TRUE(second.ok());
+  EXPECT_EQ(second.action, Action::drop);
+  EXPECT_FALSE(second.text.has_value());
+  EXPECT_FALSE(second.note.empty());
+
+  jsonrpc::Decision other = relay.refused(Direction::to_host, R"({"jsonrpc":"2.0","method":"notifications/progress"})");
+  EXPECT_EQ(other.action, Action::drop);
+  EXPECT_FALSE(other.text.has_value());
+}
+
+// The loop of a transport (the header's comment), with an SDK that refuses
+// every line: the request's reply goes back, the response's substitute is
+// tried once, and the loop stops.
+TEST(Relay, TheRefusalLoopEndsByTheSecondRefusal) {
+  jsonrpc::Relay relay(Profile::mcp);
+  ASSERT_EQ(relay.wrote(Direction::to_server, R"({"jsonrpc":"2.0","id":9,"method":"ping"})"), Status::ok);
+  Direction in = Direction::to_host;
+  struct Run {
+    std::vector<std::string> tried;
+    std::vector<std::string> written_back;
+  };
+  auto deliver = [&relay, in](std::string bytes) {
+    Run run;
+    for (int turn = 0; turn < 5; ++turn) {
+      run.tried.push_back(bytes);  // the SDK refuses it
+      jsonrpc::Decision d = relay.refused(in, bytes);
+      std::optional<Direction> to = jsonrpc::goes(d.action, in);
+      if (to == in) {
+        bytes = *d.text;
+        continue;
+      }
+      if (to) run.written_back.push_back(*d.text);
+      break;
+    }
+    return run;
+  };
+  Run response = deliver(R"({"jsonrpc":"2.0","id":9,"result":{}})");
+  EXPECT_EQ(response.tried, (std::vector<std::string>{R"({"jsonrpc":"2.0","id":9,"result":{}})", substitute_for("9")}));
+  EXPECT_TRUE(response.written_back.empty());
+  Run request = deliver(R"({"jsonrpc":"2.0","id":"r","method":"sampling/createMessage"})");
+  EXPECT_EQ(request.tried.size(), 1u);
+  EXPECT_EQ(request.written_back, std::vector<std::string>{refused_reply_for("\"r\"")});
+}
+
+TEST(Relay, EndDecidesTheLastLineOfOneDirection) {
+  jsonrpc::Relay relay(Profile::mcp, 64);
+  ASSERT_EQ(relay.feed(Direction::to_server, std::string(kPing7) + "\n").size(), 1u);
+  EXPECT_TRUE(relay.feed(Direction::to_host, R"({"jsonrpc":"2.0","id":7,"result":[]})").empty());
+  EXPECT_TRUE(relay.end(Direction::to_server).empty());  // the other direction's stream is its own
+  jsonrpc::Batch last = relay.end(Direction::to_host);
+  ASSERT_TRUE(last.ok());
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].number(), 1u);
+  EXPECT_EQ(last[0].action(), Action::substitute);
+  EXPECT_EQ(last[0].action_text(), substitute_for("7"));
+  EXPECT_TRUE(relay.end(Direction::to_host).empty());
+  // The line limit: 64 bytes.
+  jsonrpc::Batch long_line = relay.feed(Direction::to_host, std::string(65, 'x') + "\n" + std::string(64, ' ') + "\n");
+  ASSERT_EQ(long_line.size(), 2u);
+  EXPECT_TRUE(long_line[0].too_long());
+  EXPECT_EQ(long_line[0].action(), Action::drop);
+  EXPECT_FALSE(long_line[1].too_long());
+}
+
+// A batch of each direction is valid at once, until the next feed or end of
+// its own direction, through a move of the relay.
+TEST(Relay, ABatchIsValidUntilTheNextCallOfItsDirection) {
+  std::optional<jsonrpc::Relay> relay(std::in_place, Profile::mcp);
+  jsonrpc::Batch to_server = relay->feed(Direction::to_server, "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\"}\n[1]\n");
+  jsonrpc::Batch to_host = relay->feed(Direction::to_host, "banner\n{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1,\"message\":\"m\"}}\n{");
+  EXPECT_EQ(relay->wrote(Direction::to_host, R"({"jsonrpc":"2.0","id":2,"method":"m"})"), Status::ok);
+  jsonrpc::Decision refused = relay->refused(Direction::to_server, R"({"jsonrpc":"2.0","id":3,"method":"m"})");
+  EXPECT_EQ(refused.action, Action::answer);
+  jsonrpc::Relay moved(std::move(*relay));
+  EXPECT_FALSE(relay->valid());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+  relay.reset();
+  ASSERT_EQ(to_server.size(), 2u);
+  EXPECT_EQ(to_server[0].text(), R"({"jsonrpc":"2.0","id":"a","method":"m"})");
+  EXPECT_EQ(to_server[0].action(), Action::forward);
+  EXPECT_EQ(to_server[1].action(), Action::answer);
+  ASSERT_TRUE(to_server[1].action_text().has_value());
+  ASSERT_EQ(to_host.size(), 2u);
+  EXPECT_EQ(to_host[0].text(), "banner");
+  EXPECT_EQ(to_host[0].action(), Action::divert);
+  EXPECT_EQ(to_host[1].action(), Action::attribute);  // to the request "a", handed on to the server
+  EXPECT_EQ(to_host[1].action_text(), R"({"jsonrpc":"2.0","id":"a","error":{"code":1,"message":"m"}})");
+  // The moved relay kept both streams and the request written to the host.
+  EXPECT_EQ(moved.outstanding(Direction::to_server), 1u);
+  jsonrpc::Batch rest = moved.feed(Direction::to_host, "}\n");
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].number(), 3u);
+  EXPECT_EQ(rest[0].text(), "{}");
+}
+
+TEST(Relay, ADirectionCastFromAnotherValueIsRefusedByTheLibrary) {
+  jsonrpc::Relay relay(Profile::mcp);
+  for (std::uint32_t value : {0u, 3u, 0xFFFFFFFFu}) {
+    const Direction bad = static_cast<Direction>(value);
+    jsonrpc::Batch fed = relay.feed(bad, std::string(kPing7) + "\n");
+    EXPECT_EQ(fed.status(), Status::unknown_direction);
+    EXPECT_FALSE(fed.ok());
+    EXPECT_TRUE(fed.empty());
+    EXPECT_EQ(relay.end(bad).status(), Status::unknown_direction);
+    EXPECT_EQ(relay.wrote(bad, kPing7), Status::unknown_direction);
+    jsonrpc::Decision decision = relay.refused(bad, kPing7);
+    EXPECT_EQ(decision.status, Status::unknown_direction);
+    EXPECT_FALSE(decision.ok());
+    EXPECT_EQ(decision.action, Action::none);
+    EXPECT_FALSE(decision.text.has_value());
+    EXPECT_EQ(relay.outstanding(bad), 0u);
+  }
+  // Nothing of it was taken.
+  EXPECT_EQ(relay.outstanding(Direction::to_server), 0u);
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 0u);
+  jsonrpc::Batch good = relay.feed(Direction::to_server, std::string(kPing7) + "\n");
+  ASSERT_EQ(good.size(), 1u);
+  EXPECT_EQ(good[0].number(), 1u);
+}
+
+TEST(Relay, AProfileCastFromAnotherValueIsRefusedByTheLibrary) {
+  for (std::uint32_t value : {0u, 3u, 0xFFFFFFFFu}) {
+    jsonrpc::Relay relay(static_cast<Profile>(value));
+    EXPECT_FALSE(relay.valid());
+    EXPECT_EQ(relay.feed(Direction::to_server, "{}\n").status(), Status::null_argument);
+  }
+  EXPECT_TRUE(jsonrpc::Relay(Profile::jsonrpc).valid());
+}
+
+TEST(Relay, TheJsonRpcProfileKeepsNoIds) {
+  jsonrpc::Relay relay(Profile::jsonrpc);
+  ASSERT_EQ(relay.feed(Direction::to_server, std::string(kPing7) + "\n").size(), 1u);
+  EXPECT_EQ(relay.wrote(Direction::to_host, R"({"jsonrpc":"2.0","id":8,"method":"ping"})"), Status::ok);
+  EXPECT_EQ(relay.outstanding(Direction::to_host), 0u);
+  EXPECT_EQ(relay.outstanding(Direction::to_server), 0u);
+}
+
+TEST(Relay, AnEmptyRelayRefusesEveryCall) {
+  jsonrpc::Relay a(Profile::mcp);
+  jsonrpc::Relay b(std::move(a));
+  ASSERT_TRUE(b.valid());
+  EXPECT_FALSE(a.valid());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(a.raw(), nullptr);
+  for (Direction direction : {Direction::to_server, Direction::to_host}) {
+    EXPECT_EQ(a.feed(direction, "{}\n").status(), Status::null_argument);
+    EXPECT_EQ(a.end(direction).status(), Status::null_argument);
+    EXPECT_EQ(a.wrote(direction, "{}"), Status::null_argument);
+    jsonrpc::Decision decision = a.refused(direction, "{}");
+    EXPECT_EQ(decision.status, Status::null_argument);
+    EXPECT_EQ(decision.action, Action::none);
+    EXPECT_FALSE(decision.text.has_value());
+    EXPECT_EQ(a.outstanding(direction), 0u);
+  }
+  a = std::move(b);
+  EXPECT_EQ(a.feed(Direction::to_host, "{}\n").size(), 1u);
+}
 
 }  // namespace

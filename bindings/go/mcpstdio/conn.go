@@ -17,18 +17,23 @@ import (
 
 // conn is the mcp.Connection of both transports: newline-delimited JSON-RPC
 // over an io.ReadWriteCloser, as the SDK's own (unexported) ioConn, whose
-// read loop is replaced by one over the library's session (SPEC §9,
-// §10.4), which decides what to do with every line read, in the MCP
-// profile; conn only does it.
+// read loop is replaced by one over the library's relay (SPEC §9, §10.4),
+// which decides what to do with every line read, in the MCP profile; conn
+// only does it.
 type conn struct {
 	rwc    io.ReadWriteCloser
 	stream string // the name of what is read, in log records
 	logger *slog.Logger
 
-	// mu guards session, which the read loop feeds and Write tells of
-	// every line written.
-	mu      sync.Mutex
-	session *envelope.Session
+	// dir is the direction conn reads, the one its role reads: toward the
+	// SDK. back is the other, toward the peer: where an answer to a line
+	// read goes, and the SDK's own lines.
+	dir, back envelope.Direction
+
+	// mu guards relay, which the read loop feeds and Write tells of the
+	// SDK's own lines.
+	mu    sync.Mutex
+	relay *envelope.Relay
 
 	// decode is the SDK's own decoder (jsonrpc.DecodeMessage, what its
 	// stdio transport uses); a test may replace it before the read loop
@@ -52,7 +57,7 @@ type msgOrErr struct {
 
 var _ mcp.Connection = (*conn)(nil)
 
-// maxLine is the session's limit for an SDK MaxLineLength: 0 is the
+// maxLine is the relay's limit for an SDK MaxLineLength: 0 is the
 // library's default, and a negative value lifts the cap, as in the SDK.
 func maxLine(maxLineLength int) int {
 	if maxLineLength < 0 {
@@ -76,7 +81,12 @@ func newConn(rwc io.ReadWriteCloser, role envelope.Role, stream string, maxLineL
 
 // makeConn is newConn without the read loop.
 func makeConn(rwc io.ReadWriteCloser, role envelope.Role, stream string, maxLineLength int, logger *slog.Logger) (*conn, error) {
-	session, err := envelope.NewSession(role, envelope.ProfileMCP, maxLine(maxLineLength))
+	dir := envelope.DirectionReadBy(role)
+	back := envelope.ActionAnswer.Goes(dir)
+	if dir == 0 || back == 0 {
+		return nil, fmt.Errorf("mcpstdio: unknown role %v", role)
+	}
+	relay, err := envelope.NewRelay(envelope.ProfileMCP, maxLine(maxLineLength))
 	if err != nil {
 		return nil, err
 	}
@@ -84,12 +94,14 @@ func makeConn(rwc io.ReadWriteCloser, role envelope.Role, stream string, maxLine
 		logger = slog.Default()
 	}
 	return &conn{
-		rwc:     rwc,
-		stream:  stream,
-		logger:  logger,
-		session: session,
-		decode:  jsonrpc.DecodeMessage,
-		closed:  make(chan struct{}),
+		rwc:    rwc,
+		stream: stream,
+		logger: logger,
+		dir:    dir,
+		back:   back,
+		relay:  relay,
+		decode: jsonrpc.DecodeMessage,
+		closed: make(chan struct{}),
 	}, nil
 }
 
@@ -138,23 +150,23 @@ func (c *conn) readLoop(incoming chan<- msgOrErr) {
 	}
 }
 
-// feed hands the session a chunk (or ends its stream) and does what each
+// feed hands the relay a chunk (or ends its stream) and does what each
 // line it completes is owed; it returns the messages for the SDK, and
-// last an error when the session failed.
+// last an error when the relay failed.
 func (c *conn) feed(chunk []byte, end bool) []msgOrErr {
 	c.mu.Lock()
 	var lines []envelope.Line
 	var err error
 	if end {
-		lines, err = c.session.End()
+		lines, err = c.relay.End(c.dir)
 	} else {
-		lines, err = c.session.Feed(chunk)
+		lines, err = c.relay.Feed(c.dir, chunk)
 	}
 	c.mu.Unlock()
 	if err != nil {
 		return []msgOrErr{{err: err}}
 	}
-	// The lines' bytes stay valid until this goroutine feeds the session
+	// The lines' bytes stay valid until this goroutine feeds the relay
 	// again.
 	var out []msgOrErr
 	for i := range lines {
@@ -185,23 +197,24 @@ func (c *conn) send(incoming chan<- msgOrErr, m msgOrErr) bool {
 	}
 }
 
-// do does what the session decided for one line: the message to hand to
-// the SDK, or nil.
+// do does what the relay decided for one line: the message to hand to the
+// SDK, or nil. Its text (the line itself for a forward without one) goes
+// where the library says.
 func (c *conn) do(ln *envelope.Line) jsonrpc.Message {
-	switch ln.Action {
-	case envelope.ActionForward:
-		// The session's form of the line where it gives one (SPEC 10.5);
-		// else a copy: the line's bytes are the session's only until its
-		// next chunk, and the message may keep some of them (params).
-		if ln.ActionText != nil {
-			return c.handOn(ln, ln.ActionText)
+	text := ln.ActionText
+	switch ln.Action.Goes(c.dir) {
+	case c.dir:
+		if text == nil {
+			// A copy: the line's bytes are the relay's only until its
+			// next chunk, and the message may keep some of them (params).
+			text = bytes.Clone(ln.Bytes)
 		}
-		return c.handOn(ln, bytes.Clone(ln.Bytes))
-	case envelope.ActionSubstitute, envelope.ActionAttribute:
-		c.record(ln, "jsonrpc-envelope: line replaced before the SDK")
-		return c.handOn(ln, ln.ActionText)
-	case envelope.ActionAnswer:
-		err := c.writeLine(ln.ActionText)
+		if ln.Action != envelope.ActionForward {
+			c.record(ln, "jsonrpc-envelope: line replaced before the SDK")
+		}
+		return c.handOn(ln, text)
+	case c.back:
+		err := c.writeLine(text)
 		c.record(ln, "jsonrpc-envelope: line kept from the SDK")
 		if err != nil {
 			c.logger.Warn("jsonrpc-envelope: the reply could not be written", "stream", c.stream, "line", ln.Number,
@@ -213,44 +226,46 @@ func (c *conn) do(ln *envelope.Line) jsonrpc.Message {
 	return nil
 }
 
-// handOn decodes data, which the session hands on for ln, with the SDK's
-// own decoder. Where the decoder refuses it (SPEC §10.4: a fault of the
+// handOn decodes data, which the relay hands on for ln, with the SDK's own
+// decoder. Where the decoder refuses it (SPEC §10.4: a fault of the
 // profile, never the SDK's problem, which would end its session), the
-// session says what to do instead, and the SDK's complaint is logged at
-// error level.
+// relay says what to do instead, and the SDK's complaint is logged at
+// error level: an answer goes back to the peer, a text handed on instead
+// is decoded in its turn, and the library settles a second refusal (a
+// drop).
 func (c *conn) handOn(ln *envelope.Line, data []byte) jsonrpc.Message {
-	msg, err := c.decode(data)
-	if err == nil {
-		return msg
-	}
-	c.mu.Lock()
-	d, rerr := c.session.Refused(data)
-	c.mu.Unlock()
-	args := []any{"stream", c.stream, "line", ln.Number, "kind", ln.Kind.String(), "action", d.Action.String(),
-		"note", d.Note, "error", envelope.LogValue([]byte(err.Error())), "text", envelope.LogValue(data)}
-	if d.Text != nil {
-		args = append(args, "reply", envelope.LogValue(d.Text))
-	}
-	if rerr != nil {
-		args = append(args, "session_error", rerr.Error())
-	}
-	c.logger.Error("jsonrpc-envelope: the SDK's decoder refused a line", args...)
-	switch d.Action {
-	case envelope.ActionAnswer:
-		if err := c.writeLine(d.Text); err != nil {
-			c.logger.Warn("jsonrpc-envelope: the reply could not be written", "stream", c.stream, "line", ln.Number,
-				"error", err)
-		}
-	case envelope.ActionSubstitute:
-		msg, err := c.decode(d.Text)
+	what := "jsonrpc-envelope: the SDK's decoder refused a line"
+	for {
+		msg, err := c.decode(data)
 		if err == nil {
 			return msg
 		}
-		c.logger.Error("jsonrpc-envelope: the SDK's decoder refused a substitute", "stream", c.stream,
-			"line", ln.Number, "action", envelope.ActionDrop.String(), "error", envelope.LogValue([]byte(err.Error())),
-			"text", envelope.LogValue(d.Text))
+		c.mu.Lock()
+		d, rerr := c.relay.Refused(c.dir, data)
+		c.mu.Unlock()
+		args := []any{"stream", c.stream, "line", ln.Number, "kind", ln.Kind.String(), "action", d.Action.String(),
+			"note", d.Note, "error", envelope.LogValue([]byte(err.Error())), "text", envelope.LogValue(data)}
+		if d.Text != nil {
+			args = append(args, "reply", envelope.LogValue(d.Text))
+		}
+		if rerr != nil {
+			args = append(args, "session_error", rerr.Error())
+		}
+		c.logger.Error(what, args...)
+		switch d.Action.Goes(c.dir) {
+		case c.back:
+			if err := c.writeLine(d.Text); err != nil {
+				c.logger.Warn("jsonrpc-envelope: the reply could not be written", "stream", c.stream,
+					"line", ln.Number, "error", err)
+			}
+			return nil
+		case c.dir:
+			data = d.Text
+			what = "jsonrpc-envelope: the SDK's decoder refused a substitute"
+		default:
+			return nil
+		}
 	}
-	return nil
 }
 
 // record logs a line that did not reach the SDK as it was read, with the
@@ -271,28 +286,16 @@ func (c *conn) record(ln *envelope.Line, msg string) {
 	c.logger.Warn(msg, args...)
 }
 
-// writeLine tells the session of data, then writes it and its LF in one
-// Write, never inside another line. The session learns of a request
-// before it leaves, so that its answer always finds it outstanding. An
-// answer of several lines (an MCP batch's, SPEC §10.6 (b)) is told line by
-// line, and written whole.
+// writeLine writes data and its LF in one Write, never inside another
+// line: an answer of the relay's (which notes it itself; an MCP batch's
+// is several lines, SPEC §10.6 (b), written whole) or a line of the SDK's
+// (Write).
 func (c *conn) writeLine(data []byte) error {
-	var err error
-	c.mu.Lock()
-	for line := range bytes.SplitSeq(data, []byte("\n")) {
-		if err = c.session.Sent(line); err != nil {
-			break
-		}
-	}
-	c.mu.Unlock()
-	if err != nil && !errors.Is(err, envelope.ErrSessionClosed) {
-		return err
-	}
 	buf := make([]byte, 0, len(data)+1)
 	buf = append(append(buf, data...), '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	_, err = c.rwc.Write(buf)
+	_, err := c.rwc.Write(buf)
 	return err
 }
 
@@ -328,17 +331,25 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("marshaling message: %v", err)
 	}
+	// The relay learns of a request before it leaves, so that its answer
+	// always finds it outstanding.
+	c.mu.Lock()
+	err = c.relay.Wrote(c.back, data)
+	c.mu.Unlock()
+	if err != nil && !errors.Is(err, envelope.ErrRelayClosed) {
+		return err
+	}
 	return c.writeLine(data)
 }
 
 // Close implements mcp.Connection; it may be called more than once. It
-// frees the library's session once the read loop can no longer use it.
+// frees the library's relay once the read loop can no longer use it.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		c.closeErr = c.rwc.Close()
 		close(c.closed)
 		c.mu.Lock()
-		c.session.Close()
+		c.relay.Close()
 		c.mu.Unlock()
 	})
 	return c.closeErr

@@ -13,10 +13,11 @@
 //	client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 //	client.Connect(ctx, &mcpstdio.CommandTransport{Command: cmd}, nil)
 //
-// Lines are read with the library's session (envelope.Session), always in
-// the MCP profile, which decides what each line is and what to do with it;
-// the transport is told of every line it writes (Session.Sent), and does
-// what the session says, deciding nothing itself:
+// Lines are read with the library's relay (envelope.Relay), in the
+// direction the transport's role reads, always in the MCP profile, which
+// decides what each line is and what to do with it; the relay is told of
+// every line the SDK writes (Relay.Wrote), and the transport does what it
+// says, deciding nothing itself:
 //
 //   - StdioTransport reads stdin as role server: a line owed a reply (not
 //     JSON, a batch, a bare value, a request MCP refuses, such as one with
@@ -45,9 +46,10 @@
 // Everything else reaches the SDK as its own transport hands it, decoded by
 // the SDK's own jsonrpc.DecodeMessage. The SDK never gets a decoding error
 // (its session would end on one): should the decoder refuse a line the
-// session handed on (SPEC §10.4; a fault of the profile, which tests never
-// see), the session says what to do instead (Session.Refused), the conn
-// does it, and the decoder's complaint is logged at error level. Log records go to the transport's Logger
+// relay handed on (SPEC §10.4; a fault of the profile, which tests never
+// see), the relay says what to do instead (Relay.Refused), the conn does
+// it, and the decoder's complaint is logged at error level; a substitute
+// refused in its turn the library settles (dropped). Log records go to the transport's Logger
 // (slog.Default() when nil), with the library's action word and note and
 // the peer's text rendered by envelope.LogValue.
 //

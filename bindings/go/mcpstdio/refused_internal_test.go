@@ -150,7 +150,7 @@ func TestLinesTheSDKsDecoderRefuses(t *testing.T) {
 					t.Errorf("record %d: %s", i+1, records[i])
 				}
 			}
-			if n := c.session.Outstanding(); n != 0 {
+			if n := c.relay.Outstanding(c.dir); n != 0 {
 				t.Errorf("outstanding %d after the substitute", n)
 			}
 		})
@@ -158,30 +158,56 @@ func TestLinesTheSDKsDecoderRefuses(t *testing.T) {
 }
 
 // TestTheSDKNeverGetsADecodingError: with a decoder that refuses every
-// line, nothing reaches the SDK, not even an error, until the stream ends.
+// line, nothing reaches the SDK, not even an error, until the stream ends;
+// the substitute refused in its turn is settled by the library (dropped,
+// with its note), not by a rule of the transport's.
 func TestTheSDKNeverGetsADecodingError(t *testing.T) {
 	refuse := func([]byte) (jsonrpc.Message, error) { return nil, errors.New("refused\nforged=1") }
-	c, p, log := testConn(t, envelope.RoleClient, refuse)
-	if err := c.Write(context.Background(), &jsonrpc.Request{ID: mustID(9), Method: "ping"}); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		io.WriteString(p.in, ping("1")+`{"jsonrpc":"2.0","id":9,"result":{}}`+"\n"+
-			`{"jsonrpc":"2.0","method":"notifications/progress"}`+"\n")
-		p.in.Close()
-	}()
-	if msg, err := readWithin(t, c); msg != nil || err != io.EOF {
-		t.Fatalf("Read: %#v, %v; want io.EOF", msg, err)
-	}
-	if got := p.out.String(); got != ping("9")+refused1+"\n" {
-		t.Errorf("written: %q", got)
-	}
-	text := log.String()
-	// Four refusals: the request, the response, its substitute, the
-	// notification. The decoder's complaint is rendered by LogValue.
-	if n := strings.Count(text, "level=ERROR"); n != 4 || strings.Contains(text, "\nforged=1") ||
-		!strings.Contains(text, `refused\\u000aforged=1`) {
-		t.Errorf("%d error records:\n%s", n, text)
+	for _, role := range []envelope.Role{envelope.RoleServer, envelope.RoleClient} {
+		t.Run(role.String(), func(t *testing.T) {
+			c, p, log := testConn(t, role, refuse)
+			if err := c.Write(context.Background(), &jsonrpc.Request{ID: mustID(9), Method: "ping"}); err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				io.WriteString(p.in, ping("1")+`{"jsonrpc":"2.0","id":9,"result":{}}`+"\n"+
+					`{"jsonrpc":"2.0","method":"notifications/progress"}`+"\n")
+				p.in.Close()
+			}()
+			if msg, err := readWithin(t, c); msg != nil || err != io.EOF {
+				t.Fatalf("Read: %#v, %v; want io.EOF", msg, err)
+			}
+			if got := p.out.String(); got != ping("9")+refused1+"\n" {
+				t.Errorf("written: %q", got)
+			}
+			text := log.String()
+			// Four refusals, each at error level: the request (answered),
+			// the response (substituted), its substitute (the library's
+			// second refusal: dropped), the notification (dropped). The
+			// decoder's complaint is rendered by LogValue.
+			if n := strings.Count(text, "level=ERROR"); n != 4 || strings.Contains(text, "\nforged=1") ||
+				!strings.Contains(text, `refused\\u000aforged=1`) {
+				t.Errorf("%d error records:\n%s", n, text)
+			}
+			records := strings.Split(strings.TrimSpace(text), "\n")
+			if len(records) != 4 {
+				t.Fatalf("%d records:\n%s", len(records), text)
+			}
+			for i, want := range []string{
+				`msg="jsonrpc-envelope: the SDK's decoder refused a line" stream=test line=1 kind=request action=answered`,
+				`msg="jsonrpc-envelope: the SDK's decoder refused a line" stream=test line=2 kind=response action=substituted`,
+				`msg="jsonrpc-envelope: the SDK's decoder refused a substitute" stream=test line=2 kind=response ` +
+					`action=dropped note="the receiving SDK's decoder refused the substitute too"`,
+				`msg="jsonrpc-envelope: the SDK's decoder refused a line" stream=test line=3 kind=notification action=dropped`,
+			} {
+				if !strings.Contains(records[i], " level=ERROR "+want) {
+					t.Errorf("record %d: %s\nwant %s", i+1, records[i], want)
+				}
+			}
+			if n := c.relay.Outstanding(c.dir); n != 0 {
+				t.Errorf("outstanding %d after the substitute", n)
+			}
+		})
 	}
 }
 

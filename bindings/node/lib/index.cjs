@@ -7,7 +7,7 @@
 const native = require('./native.cjs');
 const values = require('./values.cjs');
 const { checkOptions } = require('./arguments.cjs');
-const { Reader, Session, readMessages } = require('./reader.cjs');
+const { Reader, Relay, Session, readMessages } = require('./reader.cjs');
 
 // The profile option of a one-line call (undefined: the library's default).
 function profileOf(options) {
@@ -32,22 +32,45 @@ function logValue(bytes) {
   return native.logValue(bytes);
 }
 
+// Where the text of a line read in `direction` with `action` goes (the line
+// itself for a forwarded line without a text): `direction` when the action
+// hands it on, the other direction for an answer (back to the line's
+// sender), null when only the log sees it.
+function goes(action, direction) {
+  return native.actionGoes(action, direction);
+}
+
+// The library's direction names (Direction.TO_SERVER === 'to_server'), and
+// Direction.readBy(role), the direction an endpoint in `role` reads (not
+// enumerable: the names alone are the enum's).
+const Direction = Object.freeze(
+  Object.defineProperty({ ...native.directions }, 'readBy', {
+    value: function readBy(role) {
+      return native.directionReadBy(role);
+    },
+  }),
+);
+
 // One assignment a name: so Node's ESM loader finds every named export in
 // this one module (import { classify } from 'jsonrpc-envelope'), with no
 // second list of them in an .mjs wrapper.
 exports.classify = classify;
 exports.invalidReply = invalidReply;
 exports.logValue = logValue;
+exports.goes = goes;
 exports.readMessages = readMessages;
 exports.Reader = Reader;
 exports.Session = Session;
+exports.Relay = Relay;
 // The library's names: Kind.REQUEST === 'request', Role.SERVER === 'server',
-// Profile.MCP === 'mcp', Action.ANSWER === 'answered'.
+// Profile.MCP === 'mcp', Action.ANSWER === 'answered',
+// Direction.TO_HOST === 'to_host'.
 exports.Kind = native.kinds;
 exports.IdKind = native.idKinds;
 exports.Role = native.roles;
 exports.Profile = native.profiles;
 exports.Action = native.actions;
+exports.Direction = Direction;
 // The line limit a reader has unless given another.
 exports.DEFAULT_MAX_LINE = native.defaultMaxLine;
 // The library's version and ABI version.

@@ -1,10 +1,12 @@
 'use strict';
-// The library's stream reader and session, for JavaScript: Reader (feed a
-// chunk, get the messages it completed), readMessages (an async iterator
-// over a stream) and Session (a reader that also says what to do with each
-// line, SPEC §8 to §10). One call into the library per chunk; the library
-// holds the buffering, drops a too-long line as it arrives and reports it
-// once, and (for a session) decides every line's action.
+// The library's stream reader, session and relay, for JavaScript: Reader
+// (feed a chunk, get the messages it completed), readMessages (an async
+// iterator over a stream), Session (a reader that also says what to do with
+// each line, SPEC §8 to §10) and Relay (the sessions of both directions
+// between two peers, and the bookkeeping between them). One call into the
+// library per chunk; the library holds the buffering, drops a too-long line
+// as it arrives and reports it once, and (for a session or a relay) decides
+// every line's action.
 
 const native = require('./native.cjs');
 const { checkMaxLine, checkOptions, checkProfile, describe } = require('./arguments.cjs');
@@ -21,7 +23,7 @@ const BATCH = native.batch;
 const LINES = native.layout.batchLines;
 const END = native.layout.batchEnd;
 
-// A library reader or session (its handle, freed by close()), and the memory
+// A library reader, session or relay (its handle, freed by close()), and the memory
 // its batches reuse: the messages made of what the addon gives for each call
 // (see batch_value in src/addon.h).
 class Stream {
@@ -55,6 +57,20 @@ class Stream {
     const handle = this.live();
     this.#slab ??= Buffer.alloc(SLAB);
     return this.#take(end(handle, this.#records, this.#slab, this.#used));
+  }
+
+  // A relay's feed and end, of one direction. The two directions share the
+  // records and the slab: the messages copy what they keep of each batch.
+  feedIn(feed, direction, chunk) {
+    const handle = this.live();
+    this.#slab ??= Buffer.alloc(SLAB);
+    return this.#take(feed(handle, direction, chunk, this.#records, this.#slab, this.#used));
+  }
+
+  endIn(end, direction) {
+    const handle = this.live();
+    this.#slab ??= Buffer.alloc(SLAB);
+    return this.#take(end(handle, direction, this.#records, this.#slab, this.#used));
   }
 
   live() {
@@ -180,6 +196,63 @@ class Session {
   }
 }
 
+// Both directions of one session between two peers (the library's relay):
+// Direction.TO_SERVER (from the host to the server, read as a server reads
+// it) and Direction.TO_HOST (from the server to the host, read as a host
+// reads it), by the profile option (default Profile.JSONRPC). feed() and
+// end() give each line of a direction with its action, as Session's do;
+// the relay notes what each decision sends (a request handed on in one
+// direction waits for its response in the other), so only the lines that
+// reach a peer not through it are told to it (wrote()). close() frees the
+// library's relay (a finalizer frees it too, only as a safety net).
+class Relay {
+  #stream;
+
+  constructor(options) {
+    const { maxLine, profile } = checkOptions(options);
+    this.#stream = new Stream(native.relayNew(profile, checkMaxLine(maxLine)), native.relayFree, 'relay');
+  }
+
+  // The lines the chunk of `direction`'s stream completed, each with its
+  // action.
+  feed(direction, chunk) {
+    return this.#stream.feedIn(native.relayFeed, direction, chunk);
+  }
+
+  // Ends `direction`'s stream: its last line if it had no LF. Its reader is
+  // then as new; the outstanding requests are kept.
+  end(direction) {
+    return this.#stream.endIn(native.relayEnd, direction);
+  }
+
+  // A line that went in `direction` not through the relay (an SDK's own
+  // message to the peer).
+  wrote(direction, line) {
+    native.relayWrote(this.#stream.live(), direction, line);
+  }
+
+  // What to do instead when the receiver of `direction` (the SDK's own
+  // decoder) refused a line (or a text) this relay handed on: { action,
+  // text, note }, frozen. A substitute refused in its turn is dropped.
+  refused(direction, line) {
+    return native.relayRefused(this.#stream.live(), direction, line);
+  }
+
+  // How many requests written toward the sender of `direction`'s lines
+  // still wait for its response.
+  outstanding(direction) {
+    return native.relayOutstanding(this.#stream.live(), direction);
+  }
+
+  close() {
+    this.#stream.close();
+  }
+
+  get closed() {
+    return this.#stream.closed;
+  }
+}
+
 // An async iterator of the messages of `stream` (a Readable, or any async
 // iterable of Buffers, Uint8Arrays or strings). The reader is freed when the
 // iteration ends, fails, or is left early (break, return, throw).
@@ -284,4 +357,4 @@ class Messages {
   }
 }
 
-module.exports = { Reader, Session, readMessages };
+module.exports = { Reader, Session, Relay, readMessages };

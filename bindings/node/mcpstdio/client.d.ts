@@ -10,8 +10,8 @@ export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.j
 export { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /**
- * Starts the server and reads its stdout with the library's session in role
- * `client` and the MCP profile (SPEC §9, §10.4): a broken request is answered
+ * Starts the server and reads its stdout with the library's relay in the MCP
+ * profile, in the direction a client reads, `to_host` (SPEC §9, §10.4): a broken request is answered
  * with the library's `client` reply; lines that are no message (banners, log
  * lines) are diverted to the log and never reach the SDK; an invalid
  * response to an outstanding request becomes its substitute, and an error

@@ -14,7 +14,7 @@ export interface LogRecord {
   /** The line's number in its stream. */
   readonly number: number;
   readonly kind: Kind;
-  /** What the session decided for the line (for an `error`, what it said to do when the SDK refused it). */
+  /** What the relay decided for the line (for an `error`, what it said to do when the SDK refused it). */
   readonly action: LogAction;
   /** Why, in the library's words. */
   readonly note: string | null;

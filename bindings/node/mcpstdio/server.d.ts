@@ -8,8 +8,8 @@ import type { EnvelopeTransportOptions } from './records.js';
 export type { EnvelopeTransportOptions, LogAction, LogRecord } from './records.js';
 
 /**
- * Reads stdin with the library's session in role `server` and the MCP
- * profile (SPEC §9, §10.4): a line owed a reply is answered at once with the
+ * Reads stdin with the library's relay in the MCP profile, in the direction
+ * a server reads, `to_server` (SPEC §9, §10.4): a line owed a reply is answered at once with the
  * library's reply and never reaches the SDK; lines that are no message
  * (`empty`, `not_jsonrpc`, `too_long`) are dropped with a log record; an
  * invalid response to one of the server's requests becomes its substitute;

@@ -39,6 +39,10 @@ static const Named PROFILE_NAMES[] = {
     NAMED(JSONRPC_PROFILE_, JSONRPC),
     NAMED(JSONRPC_PROFILE_, MCP),
 };
+static const Named DIRECTION_NAMES[] = {
+    NAMED(JSONRPC_DIRECTION_, TO_SERVER),
+    NAMED(JSONRPC_DIRECTION_, TO_HOST),
+};
 static const Named ACTION_NAMES[] = {
     NAMED(JSONRPC_ACTION_, FORWARD),   NAMED(JSONRPC_ACTION_, ANSWER), NAMED(JSONRPC_ACTION_, SUBSTITUTE),
     NAMED(JSONRPC_ACTION_, ATTRIBUTE), NAMED(JSONRPC_ACTION_, DROP),   NAMED(JSONRPC_ACTION_, DIVERT),
@@ -146,7 +150,7 @@ NAPI_MODULE_INIT() {
         free(state);
         return throw_last_error(env);
     }
-    napi_value kind_names, id_kind_names, role_names, profile_names, action_names, value;
+    napi_value kind_names, id_kind_names, role_names, profile_names, action_names, direction_names, value;
     napi_value kinds = enum_values(env, KINDS, sizeof KINDS / sizeof KINDS[0], jsonrpc_kind_name, "kind", &kind_names);
     napi_value id_kinds =
         enum_values(env, ID_KINDS, sizeof ID_KINDS / sizeof ID_KINDS[0], jsonrpc_id_kind_name, "id kind", &id_kind_names);
@@ -156,13 +160,16 @@ NAPI_MODULE_INIT() {
                                       jsonrpc_profile_name, "profile", &profile_names);
     napi_value actions = enum_values(env, ACTION_NAMES, sizeof ACTION_NAMES / sizeof ACTION_NAMES[0],
                                      jsonrpc_action_name, "action", &action_names);
-    if (kinds == NULL || id_kinds == NULL || roles == NULL || profiles == NULL || actions == NULL) {
+    napi_value directions = enum_values(env, DIRECTION_NAMES, sizeof DIRECTION_NAMES / sizeof DIRECTION_NAMES[0],
+                                        jsonrpc_direction_name, "direction", &direction_names);
+    if (kinds == NULL || id_kinds == NULL || roles == NULL || profiles == NULL || actions == NULL || directions == NULL) {
         return NULL;
     }
     bool ok = set(env, exports, "kinds", kinds) && set(env, exports, "kindNames", kind_names) &&
               set(env, exports, "idKinds", id_kinds) && set(env, exports, "idKindNames", id_kind_names) &&
               set(env, exports, "roles", roles) && set(env, exports, "profiles", profiles) &&
               set(env, exports, "actions", actions) && set(env, exports, "actionNames", action_names) &&
+              set(env, exports, "directions", directions) &&
               set(env, exports, "layout", layout_value(env)) &&
               set(env, exports, "record", state_numbers(env, state->record, SLOT_COUNT)) &&
               set(env, exports, "batch", state_numbers(env, state->batch, BATCH_COUNT)) &&

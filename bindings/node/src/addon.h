@@ -7,9 +7,10 @@
  * part calls back into one above it):
  *   addon.c      the entry point: ABI check, state, exports
  *   line.c       classify, invalidReply, logValue
- *   reader.c     a reader's or a session's feed and end
- *   session.c    a session's sent, refused, outstanding
- *   handle.c     the reader and session handles: made, checked, freed
+ *   reader.c     a reader's, a session's or a relay's feed and end
+ *   session.c    a session's or a relay's sent (wrote), refused,
+ *                outstanding; where an action's text goes
+ *   handle.c     the reader, session and relay handles: made, checked, freed
  *   arguments.c  JavaScript arguments as the library's inputs
  *   convert.c    the library's results as JavaScript values
  *   errors.c     failures as JavaScript exceptions
@@ -111,12 +112,15 @@ typedef struct ExportedFunction {
 
 /* line.c: classify, invalidReply, logValue. */
 extern const ExportedFunction LINE_FUNCTIONS[];
-/* handle.c: readerNew, readerFree, liveReaders, and their session
- * counterparts sessionNew, sessionFree, liveSessions. */
+/* handle.c: readerNew, readerFree, liveReaders, and their session and
+ * relay counterparts sessionNew, sessionFree, liveSessions, relayNew,
+ * relayFree, liveRelays. */
 extern const ExportedFunction HANDLE_FUNCTIONS[];
-/* reader.c: readerFeed, readerEnd, sessionFeed, sessionEnd. */
+/* reader.c: readerFeed, readerEnd, sessionFeed, sessionEnd, relayFeed,
+ * relayEnd. */
 extern const ExportedFunction READER_FUNCTIONS[];
-/* session.c: sessionSent, sessionRefused, sessionOutstanding. */
+/* session.c: sessionSent, sessionRefused, sessionOutstanding, relayWrote,
+ * relayRefused, relayOutstanding, actionGoes, directionReadBy. */
 extern const ExportedFunction SESSION_FUNCTIONS[];
 
 /* ---- arguments.c: a callback's arguments as the library's inputs -------- */
@@ -150,16 +154,24 @@ bool role_arg(napi_env env, napi_value value, uint32_t *role);
  * role_arg. */
 bool profile_arg(napi_env env, napi_value value, uint32_t *profile);
 
+/* A direction argument (one of the library's direction names,
+ * jsonrpc_direction_name) as its JsonRpcDirection value; an action
+ * argument (jsonrpc_action_name) as its JsonRpcAction value. Errors as for
+ * role_arg. */
+bool direction_arg(napi_env env, napi_value value, uint32_t *direction);
+bool action_arg(napi_env env, napi_value value, uint32_t *action);
+
 /* A line limit argument (undefined: 0, the library's default), already
  * checked by lib/arguments.cjs; a RangeError for anything else. */
 bool max_line_arg(napi_env env, napi_value value, size_t *max_line);
 
-/* ---- handle.c: the reader and session handles ---------------------------- */
+/* ---- handle.c: the reader, session and relay handles --------------------- */
 
-/* The live reader (session) behind a handle argument, or NULL with an
- * exception (a TypeError for no such handle, an Error for a freed one). */
+/* The live reader (session, relay) behind a handle argument, or NULL with
+ * an exception (a TypeError for no such handle, an Error for a freed one). */
 JsonRpcReader *reader_arg(napi_env env, napi_value handle);
 JsonRpcSession *session_arg(napi_env env, napi_value handle);
+JsonRpcRelay *relay_arg(napi_env env, napi_value handle);
 
 /* ---- convert.c: the library's results as JavaScript values --------------- */
 
@@ -202,7 +214,9 @@ napi_value throw_range_error(napi_env env, const char *message);
 napi_value throw_error(napi_env env, const char *message);
 /* A failed library call, named with the library's status name, its
  * detail (a result's reason) when there is one, and what it means for
- * the caller (NULL: nothing to add). Returns NULL. */
+ * the caller (NULL: nothing to add): a RangeError for a status that names
+ * a bad argument (an unknown role, profile or direction), else an Error.
+ * Returns NULL. */
 napi_value throw_status(napi_env env, const char *call, JsonRpcStatus status, JsonRpcStr detail,
                         const char *consequence);
 /* After a failed napi_* call: throws its message unless an exception is

@@ -2,8 +2,8 @@
  * arguments.c: a callback's JavaScript arguments as the library's inputs.
  * Bytes (a line, a chunk) as a (pointer, length): a Buffer or Uint8Array is
  * read in place, a string is encoded as UTF-8 (as Buffer.from(string) does:
- * a lone surrogate becomes U+FFFD). A role or a profile by the library's
- * name for it; a line limit.
+ * a lone surrogate becomes U+FFFD). A role, a profile, a direction or an
+ * action by the library's name for it; a line limit.
  */
 
 #include <stdio.h>
@@ -172,6 +172,18 @@ bool profile_arg(napi_env env, napi_value value, uint32_t *profile) {
     }
     return named_arg(env, value, "profile", PROFILES, sizeof PROFILES / sizeof PROFILES[0], jsonrpc_profile_name,
                      profile);
+}
+
+bool direction_arg(napi_env env, napi_value value, uint32_t *direction) {
+    static const uint32_t DIRECTIONS[] = {JSONRPC_DIRECTION_TO_SERVER, JSONRPC_DIRECTION_TO_HOST};
+    return named_arg(env, value, "direction", DIRECTIONS, sizeof DIRECTIONS / sizeof DIRECTIONS[0],
+                     jsonrpc_direction_name, direction);
+}
+
+bool action_arg(napi_env env, napi_value value, uint32_t *action) {
+    static const uint32_t ACTIONS[] = {JSONRPC_ACTION_FORWARD,   JSONRPC_ACTION_ANSWER, JSONRPC_ACTION_SUBSTITUTE,
+                                       JSONRPC_ACTION_ATTRIBUTE, JSONRPC_ACTION_DROP,   JSONRPC_ACTION_DIVERT};
+    return named_arg(env, value, "action", ACTIONS, sizeof ACTIONS / sizeof ACTIONS[0], jsonrpc_action_name, action);
 }
 
 bool max_line_arg(napi_env env, napi_value value, size_t *max_line) {

@@ -1,7 +1,8 @@
 /*
  * errors.c: the addon's failures as JavaScript exceptions: a wrong argument
  * (TypeError, RangeError), a failed library call (named with the library's
- * status name), a failed Node-API call.
+ * status name; a RangeError for a status that names a bad argument), a
+ * failed Node-API call.
  */
 
 #include <stdio.h>
@@ -46,7 +47,11 @@ napi_value throw_status(napi_env env, const char *call, JsonRpcStatus status, Js
     int detail_len = detail.ptr == NULL ? 0 : (int)(detail.len > 200 ? 200 : detail.len);
     snprintf(message, sizeof message, "%s failed: %s%s%.*s%s%s%s", call, name, detail_len > 0 ? ": " : "", detail_len,
              detail_len > 0 ? detail.ptr : "", consequence ? " (" : "", consequence ? consequence : "", consequence ? ")" : "");
-    return throw_error(env, message);
+    /* A bad argument, as the addon's own check of it would say (arguments.c
+     * checks roles, profiles and directions before the library sees them). */
+    bool bad_argument = status == JSONRPC_STATUS_UNKNOWN_ROLE || status == JSONRPC_STATUS_UNKNOWN_PROFILE ||
+                        status == JSONRPC_STATUS_UNKNOWN_DIRECTION;
+    return bad_argument ? throw_range_error(env, message) : throw_error(env, message);
 }
 
 napi_value throw_last_error(napi_env env) {

@@ -12,10 +12,12 @@ import * as esm from 'jsonrpc-envelope';
 import {
   Action,
   DEFAULT_MAX_LINE,
+  Direction,
   IdKind,
   Kind,
   Profile,
   Reader,
+  Relay,
   Role,
   Session,
   classify,
@@ -74,6 +76,7 @@ test('the names are the library\'s, and the types say the same', () => {
   assert.deepEqual(Object.values(Role).sort(), union('Role'));
   assert.deepEqual(Object.values(Profile).sort(), union('Profile'));
   assert.deepEqual(Object.values(Action).sort(), union('Action'));
+  assert.deepEqual(Object.values(Direction).sort(), union('Direction'));
   // The vectors name kinds and id kinds as the library does.
   for (const v of [...envelopeVectors, ...mcpVectors]) {
     assert.ok(Object.values(Kind).includes(v.kind), v.kind);
@@ -88,13 +91,14 @@ test('the names are the library\'s, and the types say the same', () => {
     ['JSONRPC_ROLE_', Role],
     ['JSONRPC_PROFILE_', Profile],
     ['JSONRPC_ACTION_', Action],
+    ['JSONRPC_DIRECTION_', Direction],
   ];
   for (const [prefix, names] of enums) {
     for (const key of Object.keys(names)) assert.match(header, new RegExp(`\\b${prefix}${key} = \\d+`), key);
     const declared = [...header.matchAll(new RegExp(`\\b${prefix}([A-Z_]+) = \\d+`, 'g'))].map((m) => m[1]).filter((k) => k !== 'NONE');
     assert.deepEqual(declared.sort(), Object.keys(names).sort(), prefix);
   }
-  for (const names of [Kind, IdKind, Role, Profile, Action]) assert.ok(Object.isFrozen(names));
+  for (const names of [Kind, IdKind, Role, Profile, Action, Direction]) assert.ok(Object.isFrozen(names));
 });
 
 test('the constants are the library\'s', () => {
@@ -167,6 +171,9 @@ test('a fault inside the library is an Error, and the addon goes on', async () =
       const session = native.sessionNew('server', 'mcp', 0);
       attempt('sessionFeed', () => native.sessionFeed(session, PANIC));
       native.sessionFree(session);
+      const relay = native.relayNew('mcp', 0);
+      attempt('relayFeed', () => native.relayFeed(relay, 'to_host', PANIC));
+      native.relayFree(relay);
       native.classify('{"jsonrpc":"2.0","id":1,"method":"m"}');
       results.push(['then', native.kindNames[native.record[native.layout.kind]]]);
       console.log(JSON.stringify(results));
@@ -180,6 +187,7 @@ test('a fault inside the library is an Error, and the addon goes on', async () =
       ['readerFeed', 'Error', 'jsonrpc_reader_feed failed: internal_error (this reader fails from now on)'],
       ['readerFeed after', 'Error', 'jsonrpc_reader_feed failed: internal_error (this reader fails from now on)'],
       ['sessionFeed', 'Error', 'jsonrpc_session_feed failed: internal_error (this session fails from now on)'],
+      ['relayFeed', 'Error', 'jsonrpc_relay_feed failed: internal_error (this relay fails from now on)'],
       ['then', 'request'],
     ]);
   } finally {
@@ -214,6 +222,7 @@ test('wrong argument types throw TypeError with a clear message', () => {
     (options) => new Reader(options),
     (options) => readMessages((async function* () {})(), options),
     (options) => new Session('client', options),
+    (options) => new Relay(options),
   ]) {
     assert.throws(() => call({ profile: 'MCP' }), { name: 'RangeError', message: profile });
     assert.throws(() => call({ profile: 'mcp\0' }), { name: 'RangeError', message: profile });
@@ -286,6 +295,7 @@ test('no crash and a valid answer on random input', () => {
   const reader = new Reader({ maxLine: 64 });
   const mcpReader = new Reader({ maxLine: 64, profile: Profile.MCP });
   const sessions = [new Session(Role.SERVER, { maxLine: 64, profile: Profile.MCP }), new Session(Role.CLIENT, { maxLine: 64, profile: Profile.MCP })];
+  const relay = new Relay({ maxLine: 64, profile: Profile.MCP });
   for (let i = 0; i < 20_000; i++) {
     const length = random() % 120;
     const bytes = Buffer.alloc(length);
@@ -304,6 +314,11 @@ test('no crash and a valid answer on random input', () => {
       for (const line of s.feed(bytes)) assert.ok(actions.has(line.action));
       assert.ok(actions.has(s.refused(bytes).action));
     }
+    for (const direction of Object.values(Direction)) {
+      relay.wrote(direction, bytes);
+      for (const line of relay.feed(direction, bytes)) assert.ok(actions.has(line.action));
+      assert.ok(actions.has(relay.refused(direction, bytes).action));
+    }
     assert.equal(typeof logValue(bytes), 'string');
     if (c.id !== null) assert.equal(c.id, bytes.toString('utf8', c.spans.id.offset, c.spans.id.offset + c.spans.id.length));
     for (const m of reader.feed(bytes)) assert.ok(kinds.has(m.kind));
@@ -313,4 +328,5 @@ test('no crash and a valid answer on random input', () => {
   reader.close();
   mcpReader.close();
   for (const s of sessions) s.close();
+  relay.close();
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Profile, Reader, Role, Session, classify, invalidReply, logValue } from 'jsonrpc-envelope';
+import { Direction, Profile, Reader, Relay, Role, Session, classify, goes, invalidReply, logValue } from 'jsonrpc-envelope';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
@@ -99,5 +99,26 @@ test('a session fed a million lines (every action), told of sent lines, asked of
   });
   await measure('new Session + close', (n) => {
     for (let i = 0; i < n / 10; i++) new Session(Role.CLIENT, { profile: Profile.MCP }).close();
+  });
+});
+
+test('a relay fed a million lines (every action, both directions), told of written lines, asked of refusals; relays made and closed', async () => {
+  const wrote = Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/list"}');
+  await measure('Relay.feed', (n) => {
+    const relay = new Relay({ profile: Profile.MCP, maxLine: 1024 });
+    for (let i = 0; i < n; i += 2 * lines.length) {
+      for (const direction of [Direction.TO_SERVER, Direction.TO_HOST]) {
+        relay.wrote(direction === Direction.TO_SERVER ? Direction.TO_HOST : Direction.TO_SERVER, wrote);
+        for (const line of relay.feed(direction, stream)) {
+          if (goes(line.action, direction) !== direction && line.line !== null) relay.refused(direction, line.line);
+        }
+      }
+    }
+    relay.end(Direction.TO_SERVER);
+    relay.end(Direction.TO_HOST);
+    relay.close();
+  });
+  await measure('new Relay + close', (n) => {
+    for (let i = 0; i < n / 10; i++) new Relay({ profile: Profile.MCP }).close();
   });
 });

@@ -127,20 +127,24 @@ def param_type(c_type: str) -> Any:
 
 def test_the_header_was_parsed() -> None:
     assert len(STRUCTS) >= 8 and len(FUNCTIONS) >= 27
-    assert OPAQUE >= {"JsonRpcReader", "JsonRpcSession"}
+    assert OPAQUE >= {"JsonRpcReader", "JsonRpcSession", "JsonRpcRelay"}
     assert set(ENUM_TYPEDEFS) >= {
         "JsonRpcKind", "JsonRpcIdKind", "JsonRpcStatus", "JsonRpcRole", "JsonRpcProfile", "JsonRpcAction",
+        "JsonRpcDirection",
     }
     assert {"JsonRpcDecision", "JsonRpcLine", "JsonRpcClassification"} <= set(STRUCTS)
     assert {"jsonrpc_session_new", "jsonrpc_session_refused", "jsonrpc_profile_name"} <= set(FUNCTIONS)
+    assert {"jsonrpc_relay_new", "jsonrpc_relay_refused", "jsonrpc_action_goes", "jsonrpc_direction_read_by"} <= set(
+        FUNCTIONS
+    )
 
 
 def test_the_opaque_handles_are_never_dereferenced() -> None:
-    """Every function that takes or returns a reader or a session has it as
-    a plain address (c_void_p), never as a structure."""
+    """Every function that takes or returns a reader, a session or a relay
+    has it as a plain address (c_void_p), never as a structure."""
     for name, (returns, params) in FUNCTIONS.items():
         for c_type in [returns, *params]:
-            match = re.fullmatch(r"(?:const )?struct (JsonRpcReader|JsonRpcSession) \*", c_type)
+            match = re.fullmatch(r"(?:const )?struct (JsonRpcReader|JsonRpcSession|JsonRpcRelay) \*", c_type)
             if match:
                 restype, argtypes = _ffi.SIGNATURES[name]
                 assert ctypes.c_void_p in [restype, *argtypes], name
@@ -197,8 +201,8 @@ def test_constants() -> None:
 
 
 def test_the_python_enums_carry_the_header_numbers() -> None:
-    """Profile's values and Action's members are the header's, and the
-    library names each of them."""
+    """Profile's values and Action's and Direction's members are the
+    header's, and the library names each of them."""
     import jsonrpc_envelope as je
 
     constants = parse_constants()
@@ -212,6 +216,13 @@ def test_the_python_enums_carry_the_header_numbers() -> None:
     for a in je.Action:
         assert _ffi.lib.jsonrpc_action_name(actions[a.name]).decode() == a.value
     assert _ffi.lib.jsonrpc_action_name(actions["NONE"]) is None
+    directions = {
+        name[len("JSONRPC_DIRECTION_"):]: value for name, value in constants.items() if name.startswith("JSONRPC_DIRECTION_")
+    }
+    assert {d.name for d in je.Direction} == set(directions) - {"NONE"} == {"TO_SERVER", "TO_HOST"}
+    for d in je.Direction:
+        assert _ffi.lib.jsonrpc_direction_name(directions[d.name]).decode() == d.value
+    assert _ffi.lib.jsonrpc_direction_name(0) is None
 
 
 def test_struct_return_values_are_structures() -> None:

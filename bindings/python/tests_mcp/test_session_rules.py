@@ -311,6 +311,46 @@ def test_the_server_transport_answers_what_the_sdk_refuses(monkeypatch: Any, cap
     assert all("this SDK cannot read that" in r.getMessage() for r in errors)
 
 
+def test_a_substitute_the_sdk_refuses_too_is_dropped(monkeypatch: Any, caplog: Any) -> None:
+    """The server sent a request to its client; the SDK refuses the
+    client's answer and then its substitute: the library settles it by the
+    second refusal (dropped), each refusal logged at error level, nothing
+    written back, and the transport reads on."""
+    from jsonrpc_envelope.mcpstdio import _server
+
+    caplog.set_level(logging.WARNING, logger=LOGGER)
+    refusing = Refusing(lambda text: '"id":42' in text)
+    monkeypatch.setattr(_server, "types", refusing)
+    stdin, out = Pipe(), io.StringIO()
+
+    async def run() -> List[Any]:
+        got = []
+        async with stdio_server(stdin=stdin.file, stdout=anyio.wrap_file(out)) as (read_stream, write_stream):
+            async with write_stream:
+                with anyio.fail_after(10):
+                    message = mcp_types.JSONRPCRequest(jsonrpc="2.0", id=42, method="sampling/createMessage", params={})
+                    await write_stream.send(SessionMessage(message))
+                    await written(out, 1)
+                    stdin.send(b'{"jsonrpc":"2.0","id":42,"result":{}}')
+                    stdin.send(b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
+                    got.append((await read_stream.receive()).message)
+                    stdin.close()
+                    async for item in read_stream:
+                        got.append(item)
+        return got
+
+    got = anyio.run(run)
+    assert [m.model_dump(by_alias=True, exclude_unset=True) for m in got] == [{"jsonrpc": "2.0", "id": 1, "method": "ping"}]
+    assert refusing.refused == ['{"jsonrpc":"2.0","id":42,"result":{}}', SUBSTITUTE % "42"]
+    assert len(out.getvalue().splitlines()) == 1  # the server's request alone
+    errors = [r.getMessage() for r in caplog.records if r.name == LOGGER and r.levelno == logging.ERROR]
+    assert [r.split(" (")[0] for r in errors] == [
+        "jsonrpc-envelope: stdin line 1: the SDK refused it, substituted",
+        "jsonrpc-envelope: stdin line 1: the SDK refused its substitute too, dropped",
+    ]
+    assert all("this SDK cannot read that" in r for r in errors)
+
+
 def test_the_client_transport_substitutes_what_the_sdk_refuses(monkeypatch: Any, caplog: Any) -> None:
     """The SDK's server answers tools/list; our client's SDK cannot read the
     answer: the session's substitute fails the call at once."""

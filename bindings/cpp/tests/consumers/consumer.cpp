@@ -23,6 +23,16 @@ int main() {
       session.feed("server banner\n{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no\"}}\n");
   ok = ok && decided.size() == 2 && decided[0].action() == jsonrpc::Action::divert &&
        decided[1].action() == jsonrpc::Action::attribute;
+  // And through a relay: the host's request handed on makes the server's
+  // error its answer.
+  jsonrpc::Relay relay(jsonrpc::Profile::mcp);
+  jsonrpc::Batch to_server = relay.feed(jsonrpc::Direction::to_server,
+                                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n");
+  jsonrpc::Batch to_host = relay.feed(jsonrpc::read_by(jsonrpc::Role::client),
+                                      "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no\"}}\n");
+  ok = ok && to_server.size() == 1 && to_server[0].action() == jsonrpc::Action::forward && to_host.size() == 1 &&
+       to_host[0].action() == jsonrpc::Action::attribute &&
+       jsonrpc::goes(to_host[0].action(), jsonrpc::Direction::to_host) == jsonrpc::Direction::to_host;
   for (jsonrpc::Line line : decided) {
     std::printf("C++ consumer: %s %s\n", std::string(to_string(line.action())).c_str(),
                 jsonrpc::log_value(line.action_text().value_or(line.text())).c_str());

@@ -15,5 +15,9 @@ uint32_t header_check_c(void) {
                           ? (uint32_t)JSONRPC_ACTION_NONE
                           : (uint32_t)JSONRPC_ACTION_DROP;
     jsonrpc_session_free(session);
-    return kind + action + JSONRPC_ABI_VERSION;
+    JsonRpcRelay *relay = jsonrpc_relay_new(JSONRPC_PROFILE_MCP, 0);
+    uint32_t direction = jsonrpc_direction_read_by(JSONRPC_ROLE_SERVER);
+    size_t outstanding = jsonrpc_relay_outstanding(relay, JSONRPC_DIRECTION_TO_HOST);
+    jsonrpc_relay_free(relay);
+    return kind + action + direction + (uint32_t)outstanding + JSONRPC_ABI_VERSION;
 }

@@ -13,5 +13,11 @@ uint32_t header_check_c_as_cpp() {
   JsonRpcStatus status = jsonrpc_session_refused(session, nullptr, 0, &decision);
   jsonrpc_string_free(&decision.text);
   jsonrpc_session_free(session);
-  return kind + static_cast<uint32_t>(status) + static_cast<uint32_t>(decision.action) + JSONRPC_ABI_VERSION;
+  JsonRpcRelay* relay = jsonrpc_relay_new(JSONRPC_PROFILE_MCP, 0);
+  JsonRpcBatch batch;
+  JsonRpcStatus fed = jsonrpc_relay_feed(relay, JSONRPC_DIRECTION_TO_SERVER, nullptr, 0, &batch);
+  uint32_t goes = jsonrpc_action_goes(JSONRPC_ACTION_ANSWER, JSONRPC_DIRECTION_TO_SERVER);
+  jsonrpc_relay_free(relay);
+  return kind + static_cast<uint32_t>(status) + static_cast<uint32_t>(decision.action) + static_cast<uint32_t>(fed) +
+         goes + JSONRPC_ABI_VERSION;
 }

@@ -21,3 +21,11 @@ std::string action_in_unit_a(std::string_view line) {
   jsonrpc::Batch lines = session.feed(std::string(line) + "\n");
   return lines.size() == 1 ? std::string(to_string(lines[0].action())) : std::string("?");
 }
+
+std::string relayed_in_unit_a(std::string_view line);
+
+std::string relayed_in_unit_a(std::string_view line) {
+  jsonrpc::Relay relay(jsonrpc::Profile::mcp);
+  jsonrpc::Batch lines = relay.feed(jsonrpc::Direction::to_server, std::string(line) + "\n");
+  return lines.size() == 1 ? std::string(to_string(lines[0].action())) : std::string("?");
+}

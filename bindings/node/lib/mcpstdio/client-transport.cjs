@@ -2,17 +2,18 @@
 // The client side of SPEC §9 for the official TypeScript SDK: a stdio
 // transport with the contract of its StdioClientTransport (it starts the
 // server as a child process), reading the server's stdout with the
-// library's session in role `client` and the MCP profile (lines.cjs), which
-// decides every line: a broken request from the server is answered with the
-// library's `client` reply; banners, log lines and other lines that are no
-// message are diverted to the log and never reach the SDK; an invalid
+// library's relay in the MCP profile, in the direction a client reads,
+// to_host (lines.cjs), which decides every line: a broken request from the
+// server is answered with the library's `client` reply; banners, log lines
+// and other lines that are no message are diverted to the log and never
+// reach the SDK; an invalid
 // response is replaced by its substitute while its request is outstanding;
 // an error response that names no request, while exactly one request is
 // outstanding, is handed on as that request's error (the handshake rule);
 // requests, notifications and responses are handed on as the SDK's own
 // transport hands them (through its own decoder, deserializeMessage). Every
-// line written to the server is told to the session, which keeps the
-// outstanding requests.
+// line the SDK writes to the server is told to the relay (to_server), which
+// keeps the outstanding requests.
 
 const { spawn } = require('node:child_process');
 const process = require('node:process');
@@ -147,7 +148,7 @@ function makeClientTransport(deserialize, getDefaultEnvironment) {
           throw new Error('Not connected');
         }
         const line = JSON.stringify(message);
-        this.#lines.sent(line);
+        this.#lines.wrote(line);
         if (this.#process.stdin.write(`${line}\n`)) {
           resolve();
         } else {

@@ -1,18 +1,21 @@
 'use strict';
 // What both SDK transports do with the lines of the pipe they read
-// (SPEC §9, §10.4): the library's session, in the transport's role and the
-// MCP profile, decides each line's action, and this does it: a forwarded
-// line, or the text handed on in a line's place, goes through the SDK's own
-// decoder to the SDK; a reply goes back to the peer; every line not simply
-// forwarded gets a log record. Every line the transport writes to the peer
-// is told to the session (sent), which keeps the outstanding requests.
+// (SPEC §9, §10.4): the library's relay, in the MCP profile, decides each
+// line of the direction the transport reads (Direction.readBy its role),
+// and this does it: the text of each line goes where the library says
+// (goes): on to the SDK, through the SDK's own decoder, or back to the peer
+// on the pipe, or nowhere; every line not simply forwarded gets a log
+// record. The relay notes what its decisions send; the lines the SDK itself
+// writes to the peer are told to it (wrote), so that it keeps the
+// outstanding requests.
 //
-// Where the SDK's decoder still refuses what the session handed on (a fault
-// of the profile, never expected), the session says what to do instead
-// (refused), and the refusal is logged at error level; the decoder's error
-// never reaches the SDK.
+// Where the SDK's decoder still refuses what the relay handed on (a fault
+// of the profile, never expected), the relay says what to do instead
+// (refused), and the refusal is logged at error level; a substitute refused
+// in its turn the relay settles (dropped). The decoder's error never
+// reaches the SDK.
 
-const { Action, Profile, Session } = require('../index.cjs');
+const { Action, Direction, Profile, Relay, goes } = require('../index.cjs');
 const { record } = require('./records.cjs');
 
 // A carriage return before the LF, which the SDK's ReadBuffer strips.
@@ -20,7 +23,12 @@ const CR = 13;
 
 class Lines {
   #role;
-  #session;
+  #relay;
+  // The direction the transport reads (the pipe's lines, to the SDK), and
+  // the way back to the pipe's writer: where an answer to one of its lines
+  // goes, and where the SDK writes.
+  #read;
+  #back;
   #log;
   #write;
   #deliver;
@@ -35,7 +43,9 @@ class Lines {
   // transport reports it and closes).
   constructor({ role, maxLine, log, write, deliver, deserialize, fail }) {
     this.#role = role;
-    this.#session = new Session(role, { profile: Profile.MCP, maxLine });
+    this.#read = Direction.readBy(role);
+    this.#back = goes(Action.ANSWER, this.#read);
+    this.#relay = new Relay({ profile: Profile.MCP, maxLine });
     this.#log = log;
     this.#write = write;
     this.#deliver = deliver;
@@ -44,10 +54,10 @@ class Lines {
   }
 
   feed(chunk) {
-    if (this.#session.closed) return;
+    if (this.#relay.closed) return;
     let lines;
     try {
-      lines = this.#session.feed(chunk);
+      lines = this.#relay.feed(this.#read, chunk);
     } catch (error) {
       this.#fail(error);
       return;
@@ -57,10 +67,10 @@ class Lines {
 
   // The end of the pipe: its last line, if it had no LF.
   end() {
-    if (this.#session.closed) return;
+    if (this.#relay.closed) return;
     let lines;
     try {
-      lines = this.#session.end();
+      lines = this.#relay.end(this.#read);
     } catch (error) {
       this.#fail(error);
       return;
@@ -69,13 +79,13 @@ class Lines {
   }
 
   close() {
-    this.#session.close();
+    this.#relay.close();
   }
 
-  // A line the transport writes to the peer (LF excluded), told to the
-  // session before it is written.
-  sent(line) {
-    if (!this.#session.closed) this.#session.sent(line);
+  // A line the SDK writes to the peer (LF excluded), told to the relay
+  // before it is written.
+  wrote(line) {
+    if (!this.#relay.closed) this.#relay.wrote(this.#back, line);
   }
 
   // Stops at a close (the SDK may close the transport from onmessage): the
@@ -83,71 +93,54 @@ class Lines {
   // buffer on close.
   #takeAll(lines) {
     for (const line of lines) {
-      if (this.#session.closed) return;
+      if (this.#relay.closed) return;
       this.#take(line);
     }
   }
 
+  // The line's text (the relay's form of the line where it gives one, SPEC
+  // 10.5; a reply; a substitute) where the library says it goes.
   #take(line) {
-    switch (line.action) {
-      case Action.FORWARD:
-        // The session's form of the line where it gives one (SPEC 10.5).
-        this.#handOn(line, line.actionText ?? line.line);
-        return;
-      case Action.ANSWER:
-        this.#log(record(this.#role, line));
-        this.#answer(line.actionText);
-        return;
-      case Action.SUBSTITUTE:
-      case Action.ATTRIBUTE:
-        this.#log(record(this.#role, line));
-        this.#handOn(line, line.actionText);
-        return;
-      default: // dropped or diverted: the record is all
-        this.#log(record(this.#role, line));
-    }
+    if (line.action !== Action.FORWARD) this.#log(record(this.#role, line));
+    const to = goes(line.action, this.#read);
+    if (to === this.#read) this.#handOn(line, line.actionText ?? line.line);
+    else if (to === this.#back) this.#answer(line.actionText);
+    // else dropped or diverted: the record is all
   }
 
   // A reply of the library's to the peer, written whole, in one write: the
-  // answer to a batch is several replies joined by LF (SPEC 10.6 (b)), each
-  // a line told to the session. A line too long to read is answered so too
-  // (SPEC 10.6 (d)): its action and text are the library's, like any other.
+  // answer to a batch is several replies joined by LF (SPEC 10.6 (b)). A
+  // line too long to read is answered so too (SPEC 10.6 (d)): its action
+  // and text are the library's, like any other. The relay noted it.
   #answer(text) {
-    for (const line of text.split('\n')) this.sent(line);
     this.#write(`${text}\n`);
   }
 
   // The line's bytes, or the text handed on in its place, through the SDK's
-  // decoder (as its ReadBuffer hands it a line) to the SDK.
+  // decoder (as its ReadBuffer hands it a line) to the SDK. When the decoder
+  // refuses it (SPEC §10.4), the relay says what to do instead, until that
+  // is delivered, written back, or nothing (by the second refusal).
   #handOn(line, handed) {
-    let text = typeof handed === 'string' ? handed : handed.toString('utf8');
-    if (text.charCodeAt(text.length - 1) === CR) text = text.slice(0, -1);
-    let message;
-    try {
-      message = this.#deserialize(text);
-    } catch (error) {
-      this.#refused(line, handed, error);
-      return;
-    }
-    this.#deliver(message);
-  }
-
-  // SPEC §10.4: the SDK's decoder refused what the session handed on.
-  #refused(line, handed, error) {
-    const decision = this.#session.refused(handed);
-    this.#log(record(this.#role, line, { decision, error }));
-    if (decision.action === Action.ANSWER) {
-      this.#answer(decision.text);
-    } else if (decision.action === Action.SUBSTITUTE) {
+    let bytes = handed;
+    for (;;) {
+      let text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
+      if (text.charCodeAt(text.length - 1) === CR) text = text.slice(0, -1);
       let message;
       try {
-        message = this.#deserialize(decision.text);
-      } catch (again) {
-        // The substitute refused too: nothing is left to hand on.
-        this.#log(record(this.#role, line, { decision: { ...decision, action: Action.DROP, text: null }, error: again }));
+        message = this.#deserialize(text);
+      } catch (error) {
+        const decision = this.#relay.refused(this.#read, bytes);
+        this.#log(record(this.#role, line, { decision, error }));
+        const to = goes(decision.action, this.#read);
+        if (to === this.#read) {
+          bytes = decision.text ?? bytes;
+          continue;
+        }
+        if (to === this.#back) this.#answer(decision.text);
         return;
       }
       this.#deliver(message);
+      return;
     }
   }
 }

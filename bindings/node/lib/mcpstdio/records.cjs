@@ -1,6 +1,6 @@
 'use strict';
 // The log records of the SDK transports (SPEC §9, §10.4): one per line that
-// the transport does not simply hand to the SDK, with the session's action
+// the transport does not simply hand to the SDK, with the relay's action
 // (the library's word for it: answered, substituted, attributed, dropped,
 // diverted), its note, and the line rendered by the library's logValue.
 // Level `error` for a line the SDK's own decoder refused (a fault of the
@@ -11,8 +11,8 @@
 const { Kind, Role, logValue } = require('../index.cjs');
 const { describe } = require('../arguments.cjs');
 
-// The record of `line` (a session's line), as the session decided it, or,
-// for a refusal, as `refusal.decision` (the session's refused()) says, with
+// The record of `line` (a relay's line), as the relay decided it, or, for
+// a refusal, as `refusal.decision` (the relay's refused()) says, with
 // the SDK's complaint (`refusal.error`).
 function record(role, line, refusal) {
   const tooLong = line.kind === Kind.TOO_LONG;

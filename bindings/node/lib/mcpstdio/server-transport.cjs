@@ -1,13 +1,14 @@
 'use strict';
 // The server side of SPEC §9 for the official TypeScript SDK: a stdio
 // transport with the contract of its StdioServerTransport, reading stdin
-// with the library's session in role `server` and the MCP profile
-// (lines.cjs), which decides every line: a line owed a reply is answered at
-// once with the library's reply and never reaches the SDK; lines that are
-// no message are dropped with a log record; an invalid response to one of
-// the server's own requests is replaced by its substitute; requests,
-// notifications and responses are handed to the SDK as its own transport
-// hands them (through the SDK's own decoder, deserializeMessage).
+// with the library's relay in the MCP profile, in the direction a server
+// reads, to_server (lines.cjs), which decides every line: a line owed a
+// reply is answered at once with the library's reply and never reaches the
+// SDK; lines that are no message are dropped with a log record; an invalid
+// response to one of the server's own requests is replaced by its
+// substitute; requests, notifications and responses are handed to the SDK
+// as its own transport hands them (through the SDK's own decoder,
+// deserializeMessage).
 
 const process = require('node:process');
 const { Role } = require('../index.cjs');
@@ -81,7 +82,8 @@ function makeServerTransport(deserialize) {
     send(message) {
       return new Promise((resolve) => {
         const line = JSON.stringify(message);
-        this.#lines.sent(line);
+        // The SDK's own line to the host: told to the relay (to_host).
+        this.#lines.wrote(line);
         if (this.#stdout.write(`${line}\n`)) {
           resolve();
         } else {

@@ -5,14 +5,17 @@ import envelope, {
   ABI_VERSION,
   Action,
   DEFAULT_MAX_LINE,
+  Direction,
   IdKind,
   Kind,
   LIBRARY_VERSION,
   Profile,
   Reader,
+  Relay,
   Role,
   Session,
   classify,
+  goes,
   invalidReply,
   logValue,
   readMessages,
@@ -81,6 +84,16 @@ const decisionAction: 'answered' | 'substituted' | 'dropped' | string = decision
 session.close();
 const sessionClosed: boolean = session.closed;
 
+const relay = new Relay({ profile: Profile.MCP, maxLine: 1 << 20 });
+const readDirection: Direction = Direction.readBy(Role.SERVER);
+const back: Direction | null = goes(Action.ANSWER, readDirection);
+const relayed: readonly SessionLine[] = [...relay.feed(Direction.TO_SERVER, '{"jsonrpc":"2.0","id":7,"method":"ping"}\n'), ...relay.end('to_server')];
+relay.wrote(Direction.TO_HOST, Buffer.from('{"jsonrpc":"2.0","id":"s1","method":"roots/list"}'));
+const relayDecision: Decision = relay.refused(Direction.TO_HOST, '{"jsonrpc":"2.0","id":1,"result":{}}');
+const waiting: number = relay.outstanding(Direction.TO_HOST);
+relay.close();
+const relayClosed: boolean = relay.closed;
+
 // @ts-expect-error: a classification is not a number (the types resolved: not any)
 const typed: number = c;
 // @ts-expect-error: a number is not a line
@@ -103,6 +116,13 @@ classify('[]', 'mcp');
 new Session();
 // @ts-expect-error: no such action
 const wrongAction: Action = 'skipped';
+// @ts-expect-error: no such direction
+relay.feed('to_client', '{}\n');
+// @ts-expect-error: a relay's calls name their direction
+relay.outstanding();
+// @ts-expect-error: goes() may give no direction
+const always: Direction = goes(Action.DROP, Direction.TO_HOST);
 
 void [typed, fromBytes, kind, offset, flags, replies, reply, text, constants, read, fed, ended, closed, wrong];
+void [relayed, back, relayDecision, waiting, relayClosed, always];
 void [mcp, invalidResponse, mcpReply, readerAction, outstanding, decision, decisionAction, sessionClosed, wrongAction];

@@ -22,8 +22,9 @@ environment variable ``JSONRPC_ENVELOPE_LIB``; it must have ABI version
 # objects, and free every owned result exactly once:
 #
 # - ``_ffi``: the C declarations (ctypes) and the loading of the library;
-# - ``_enums``: ``Kind``, ``IdKind``, ``Role``, ``Action``, ``Profile``,
-#   made from the header's values and named by the library;
+# - ``_enums``: ``Kind``, ``IdKind``, ``Role``, ``Action``, ``Direction``,
+#   ``Profile``, made from the header's values and named by the library,
+#   and ``goes`` (where an action sends a line's text, the library's);
 # - ``_arguments``: the caller's arguments checked and converted;
 # - ``_errors``: ``EnvelopeError``, and statuses as exceptions;
 # - ``_layout``: named fields read from the bytes of the C structures;
@@ -32,16 +33,19 @@ environment variable ``JSONRPC_ENVELOPE_LIB``; it must have ABI version
 # - ``_strings``: ``invalid_reply``, ``log_value``, ``library_version``;
 # - ``_batch``: a reader's batch as messages;
 # - ``_reader``: ``Reader`` and ``read_messages``;
-# - ``_session``: ``Session``, ``SessionLine`` and ``Decision``.
+# - ``_session``: ``Session``, ``SessionLine`` and ``Decision``, and the
+#   reading of a session's batch and decision, which ``_relay`` shares;
+# - ``_relay``: ``Relay``, both directions of a session.
 
 from ._arguments import DEFAULT_MAX_LINE, profile_max_line
 from ._batch import Message
 from ._classification import Classification, TooLong
 from ._classify import classify
-from ._enums import Action, IdKind, Kind, Profile, Role
+from ._enums import Action, Direction, IdKind, Kind, Profile, Role, goes
 from ._errors import EnvelopeError
 from ._ffi import ABI_VERSION, LIB_ENV, lib_path
 from ._reader import DEFAULT_CHUNK_SIZE, Reader, read_messages
+from ._relay import Relay
 from ._session import Decision, Session, SessionLine
 from ._strings import invalid_reply, library_version, log_value
 
@@ -56,17 +60,20 @@ __all__ = [
     "Action",
     "Classification",
     "Decision",
+    "Direction",
     "EnvelopeError",
     "IdKind",
     "Kind",
     "Message",
     "Profile",
     "Reader",
+    "Relay",
     "Role",
     "Session",
     "SessionLine",
     "TooLong",
     "classify",
+    "goes",
     "invalid_reply",
     "library_version",
     "lib_path",

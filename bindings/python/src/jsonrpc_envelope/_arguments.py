@@ -1,5 +1,5 @@
-"""The caller's arguments as the library takes them: bytes, a role's or a
-profile's C value, a line limit; TypeError or ValueError for anything
+"""The caller's arguments as the library takes them: bytes, a role's, a
+direction's or a profile's C value, a line limit; TypeError or ValueError for anything
 else, before any call into the library."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Optional
 
-from ._enums import PROFILE_BY_NAME, ROLE_CODE, Profile, Role
+from ._enums import DIRECTION_CODE, PROFILE_BY_NAME, ROLE_CODE, Profile, Role
 from ._ffi import lib
 
 #: The library's default line limit in the JSON-RPC profile (SPEC §6). A
@@ -38,6 +38,16 @@ def role_code(role: Any) -> int:
             raise ValueError(f"role must be 'server' or 'client', not {role!r}")
         return code
     raise TypeError(f"role must be a Role or 'server' or 'client', not {type(role).__name__}")
+
+
+def direction_code(direction: Any) -> int:
+    """The C value of a Direction, or of its name."""
+    if isinstance(direction, str):
+        code = DIRECTION_CODE.get(direction)
+        if code is None:
+            raise ValueError(f"direction must be 'to_server' or 'to_host', not {direction!r}")
+        return code
+    raise TypeError(f"direction must be a Direction or 'to_server' or 'to_host', not {type(direction).__name__}")
 
 
 def as_role(role: Any) -> Optional[Role]:

@@ -7,6 +7,7 @@ from ._ffi import CONSTANTS, lib
 
 _STATUS_OK = CONSTANTS["JSONRPC_STATUS_OK"]
 _STATUS_OUT_OF_MEMORY = CONSTANTS["JSONRPC_STATUS_OUT_OF_MEMORY"]
+_STATUS_UNKNOWN_DIRECTION = CONSTANTS["JSONRPC_STATUS_UNKNOWN_DIRECTION"]
 
 
 class EnvelopeError(RuntimeError):
@@ -24,9 +25,13 @@ def status_name(status: int) -> str:
 
 def check_status(status: int, call: str) -> None:
     """Nothing for ``JSONRPC_STATUS_OK``; else MemoryError when the library
-    ran out of memory, EnvelopeError for any other status."""
+    ran out of memory, ValueError for a direction it does not know (as for
+    a bad argument the binding refuses itself), EnvelopeError for any
+    other status."""
     if status == _STATUS_OK:
         return
     if status == _STATUS_OUT_OF_MEMORY:
         raise MemoryError(f"{call}: the library ran out of memory")
+    if status == _STATUS_UNKNOWN_DIRECTION:
+        raise ValueError(f"{call}: the library refused the direction ({status_name(status)})")
     raise EnvelopeError(f"{call} failed: {status_name(status)}")

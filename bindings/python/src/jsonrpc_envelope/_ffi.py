@@ -154,7 +154,8 @@ class JsonRpcReply(Structure):
 
 
 class JsonRpcDecision(Structure):
-    """The answer of ``jsonrpc_session_refused`` (``text`` owned: free it
+    """The answer of ``jsonrpc_session_refused`` and ``jsonrpc_relay_refused``
+    (``text`` owned: free it
     once with ``jsonrpc_string_free``; ``note`` static)."""
 
     _fields_ = [("action", c_enum), ("text", JsonRpcString), ("note", c_void_p)]
@@ -191,7 +192,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
         [c_char_p, c_size_t, c_uint32, POINTER(JsonRpcClassification), c_void_p, c_size_t],
     ),
     "jsonrpc_classification_free": (None, [POINTER(JsonRpcClassification)]),
-    # The reader and the session are opaque: their pointers are plain
+    # The reader, the session and the relay are opaque: their pointers are plain
     # integers here. (max_line, profile)
     "jsonrpc_reader_new": (c_void_p, [c_size_t, c_uint32]),
     "jsonrpc_reader_feed": (c_uint32, [c_void_p, c_char_p, c_size_t, POINTER(JsonRpcBatch)]),
@@ -205,6 +206,15 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jsonrpc_session_refused": (c_uint32, [c_void_p, c_char_p, c_size_t, POINTER(JsonRpcDecision)]),
     "jsonrpc_session_outstanding": (c_size_t, [c_void_p]),
     "jsonrpc_session_free": (None, [c_void_p]),
+    # The relay: both directions of a session. (profile, max_line)
+    "jsonrpc_relay_new": (c_void_p, [c_uint32, c_size_t]),
+    # (relay, direction, data, len, out)
+    "jsonrpc_relay_feed": (c_uint32, [c_void_p, c_uint32, c_char_p, c_size_t, POINTER(JsonRpcBatch)]),
+    "jsonrpc_relay_end": (c_uint32, [c_void_p, c_uint32, POINTER(JsonRpcBatch)]),
+    "jsonrpc_relay_wrote": (c_uint32, [c_void_p, c_uint32, c_char_p, c_size_t]),
+    "jsonrpc_relay_refused": (c_uint32, [c_void_p, c_uint32, c_char_p, c_size_t, POINTER(JsonRpcDecision)]),
+    "jsonrpc_relay_outstanding": (c_size_t, [c_void_p, c_uint32]),
+    "jsonrpc_relay_free": (None, [c_void_p]),
     "jsonrpc_kind_name": (c_char_p, [c_uint32]),
     "jsonrpc_kind_is_message": (c_bool, [c_uint32]),
     "jsonrpc_id_kind_name": (c_char_p, [c_uint32]),
@@ -212,6 +222,11 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jsonrpc_status_name": (c_char_p, [c_uint32]),
     "jsonrpc_profile_name": (c_char_p, [c_uint32]),
     "jsonrpc_action_name": (c_char_p, [c_uint32]),
+    "jsonrpc_direction_name": (c_char_p, [c_uint32]),
+    # (role) -> the direction an endpoint in that role reads
+    "jsonrpc_direction_read_by": (c_uint32, [c_uint32]),
+    # (action, direction) -> where the text of a line read in direction goes
+    "jsonrpc_action_goes": (c_uint32, [c_uint32, c_uint32]),
     "jsonrpc_default_max_line": (c_size_t, []),
     # (profile) -> the profile's line limit unless a host chooses one
     "jsonrpc_profile_max_line": (c_size_t, [c_uint32]),
@@ -251,6 +266,7 @@ CONSTANTS: Dict[str, int] = {
     "JSONRPC_STATUS_OUT_OF_MEMORY": 3,
     "JSONRPC_STATUS_INTERNAL_ERROR": 4,
     "JSONRPC_STATUS_UNKNOWN_PROFILE": 5,
+    "JSONRPC_STATUS_UNKNOWN_DIRECTION": 6,
     "JSONRPC_ACTION_NONE": 0,
     "JSONRPC_ACTION_FORWARD": 1,
     "JSONRPC_ACTION_ANSWER": 2,
@@ -262,6 +278,8 @@ CONSTANTS: Dict[str, int] = {
     "JSONRPC_ROLE_CLIENT": 2,
     "JSONRPC_PROFILE_JSONRPC": 1,
     "JSONRPC_PROFILE_MCP": 2,
+    "JSONRPC_DIRECTION_TO_SERVER": 1,
+    "JSONRPC_DIRECTION_TO_HOST": 2,
 }
 
 

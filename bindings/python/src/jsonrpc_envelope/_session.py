@@ -1,7 +1,8 @@
 """``Session``, the library's session (``jsonrpc_session_*``): a stream
 reader that also decides what to do with each line; ``SessionLine``, a line
 with what to do with it; ``Decision``, what to do with a line the receiving
-SDK's own decoder refused."""
+SDK's own decoder refused; and the reading of both from the library's
+results (``decided``, ``decision_of``), which ``Relay`` shares."""
 
 from __future__ import annotations
 
@@ -68,10 +69,11 @@ class SessionLine(NamedTuple):
 
 
 class Decision(NamedTuple):
-    """What ``Session.refused`` says to do with a line the receiving SDK's
-    own decoder refused (SPEC §10.4): ``action`` is ``Action.ANSWER``
-    (write ``text`` back to the line's sender), ``Action.SUBSTITUTE`` (hand
-    ``text`` to the SDK instead) or ``Action.DROP``; ``note`` says why."""
+    """What ``Session.refused`` or ``Relay.refused`` says to do with a line
+    the receiving SDK's own decoder refused (SPEC §10.4): ``action`` is
+    ``Action.ANSWER`` (write ``text`` back to the line's sender),
+    ``Action.SUBSTITUTE`` (hand ``text`` to the SDK instead) or
+    ``Action.DROP``; ``note`` says why."""
 
     action: Any
     text: Optional[str]
@@ -98,16 +100,18 @@ def _note(ptr: Optional[int]) -> Optional[str]:
     return note
 
 
-def _decided(batch: JsonRpcBatch, role: Role) -> List[SessionLine]:
-    """A session's batch as SessionLines, copied out before the session's
-    next call: the messages as a Reader makes them, and each item's number,
-    action, action text (in the batch's texts, or a string of the
-    session's own: read where it is) and note."""
+def decided(batch: JsonRpcBatch, role: Role) -> List[SessionLine]:
+    """A session's or a relay's batch as SessionLines (read in ``role``),
+    copied out before its next call: the messages as a Reader makes them,
+    and each item's number, action, action text (in the batch's texts, or a
+    string of the session's own: read where it is) and note."""
+    if not batch.count:
+        return []
     items = items_of(batch)
-    decided = []
+    found = []
     for base, (line, c) in zip(range(0, len(items), ITEM), messages(batch, items, role)):
         number, code, text_ptr, text_len, note = read_decision(items, base + DECISION_AT)
-        decided.append(
+        found.append(
             SessionLine(
                 number,
                 line,
@@ -117,7 +121,15 @@ def _decided(batch: JsonRpcBatch, role: Role) -> List[SessionLine]:
                 _note(note),
             )
         )
-    return decided
+    return found
+
+
+def decision_of(status: int, out: JsonRpcDecision, call: str) -> Decision:
+    """The Decision a ``*_refused`` call gave in ``out``, its text copied
+    and freed whatever ``status`` says; then the status checked."""
+    text = take_string(out.text)
+    check_status(status, call)
+    return Decision(_action(out.action, call), text, _note(out.note))
 
 
 class Session:
@@ -201,9 +213,7 @@ class Session:
             return self._lines()
 
     def _lines(self) -> List[SessionLine]:
-        if not self._batch.count:
-            return []
-        return _decided(self._batch, self._role)
+        return decided(self._batch, self._role)
 
     def sent(self, line: Union[bytes, bytearray, memoryview, str]) -> None:
         """Tells the session of a line written to the peer whose lines it
@@ -221,9 +231,7 @@ class Session:
         out = JsonRpcDecision()
         with self._lock:
             status = _session_refused(self._live(), raw, len(raw), ctypes.byref(out))
-        text = take_string(out.text)
-        check_status(status, "jsonrpc_session_refused")
-        return Decision(_action(out.action, "jsonrpc_session_refused"), text, _note(out.note))
+        return decision_of(status, out, "jsonrpc_session_refused")
 
     @property
     def outstanding(self) -> int:

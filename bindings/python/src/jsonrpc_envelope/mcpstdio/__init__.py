@@ -13,9 +13,9 @@ their pipes.
   instead of ``Client(params)``.
 
 Both read by the MCP profile (SPEC section 10). Every decision about a
-line is the library's: a ``jsonrpc_envelope.Session`` says what to do with
-each line read (SPEC sections 9 and 10.4), and is told of each line
-written; the transports do what it says. Lines not simply handed to the SDK
+line is the library's: a ``jsonrpc_envelope.Relay`` says what to do with
+each line read (SPEC sections 9 and 10.4), and is told of each line the
+SDK writes; the transports do what it says. Lines not simply handed to the SDK
 are logged on the ``jsonrpc_envelope.mcpstdio`` logger, with the library's word
 for what was done and the line rendered with ``log_value``; a line the
 SDK's own validation refuses never reaches it as an exception, and is

@@ -1,14 +1,14 @@
 """stdio_client: the SDK's stdio client transport, reading the server's
-stdout with the library's session in role ``client`` and the MCP profile
-(SPEC sections 9 and 10.4).
+stdout with the library's relay in the direction a client reads
+(``Direction.TO_HOST``) and the MCP profile (SPEC sections 9 and 10.4).
 
 It has the shape of ``mcp.client.stdio.stdio_client`` (the same spawn, the
 same two pipe tasks in one task group, the same encodings, the same
 shielded shutdown, through the SDK's own helpers); only the reading of the
-server's stdout differs: each chunk goes to the library's session, which
+server's stdout differs: each chunk goes to the library's relay, which
 splits it into lines and says what to do with each one (the handshake rule
-and the substitutes included, for which every line written to the server
-is told to it).
+and the substitutes included, for which every line the SDK writes to the
+server is told to it).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any, AsyncIterator, Optional, TextIO, Tuple
 import anyio
 import anyio.lowlevel
 
-from .. import Profile, Role, Session
-from ._lines import Lines, lines_of, logger
+from .. import Direction, Profile, Relay, Role
+from ._lines import Lines, logger
 from . import _sdk as sdk
 
 
@@ -34,7 +34,7 @@ async def stdio_client(
 ) -> AsyncIterator[Tuple[Any, Any]]:
     """Spawns an MCP server subprocess and connects to it over stdin/stdout,
     as ``mcp.client.stdio.stdio_client`` does, with the envelope rules of
-    the MCP profile, as the library's session decides them for each line:
+    the MCP profile, as the library's relay decides them for each line:
 
     - a broken request from the server (not valid MCP) is answered with the
       library's ``client`` reply;
@@ -62,8 +62,11 @@ async def stdio_client(
         ValueError: If the spawn parameters are invalid (embedded NUL bytes).
     """
     # Made first, so that a bad max_line fails before a process is spawned;
-    # freed when the transport ends.
-    session = Session(Role.CLIENT, profile=Profile.MCP, max_line=max_line)
+    # freed when the transport ends. The server's stdout is what a client
+    # reads; what the SDK writes to the server's stdin goes the other way.
+    relay = Relay(Profile.MCP, max_line=max_line)
+    read = Direction.read_by(Role.CLIENT)
+    written = Direction.read_by(Role.SERVER)
     try:
         command = await sdk._get_executable_command(server.command)
 
@@ -85,29 +88,30 @@ async def stdio_client(
         # No checkpoint when free: a write costs no extra turn of the event loop.
         send_lock = anyio.Lock(fast_acquire=True)
 
-        async def send_line(text: str) -> None:
-            # Whole lines, one at a time: the session's messages and the
-            # library's replies share the server's stdin. The library's session
-            # hears of each before it leaves, so that its answer always finds it.
+        async def send_line(text: str, sdk_own: bool) -> None:
+            # Whole texts, one at a time: the SDK's messages and the
+            # library's replies share the server's stdin. A text of several
+            # lines (the library's answer to a batch) goes whole, in one
+            # write. The relay hears of each of the SDK's own lines before it
+            # leaves, so that its answer always finds it; it notes its own
+            # answers itself.
             data = (text + "\n").encode(encoding=server.encoding, errors=server.encoding_error_handler)
-            # A text of several lines (the library's answer to a batch) goes
-            # whole, in one write, each line told to the session.
             async with send_lock:
-                for line in lines_of(text):
-                    session.sent(line.encode(encoding=server.encoding, errors=server.encoding_error_handler))
+                if sdk_own:
+                    relay.wrote(written, data[:-1])
                 await process.stdin.send(data)
 
         async def send_reply(text: str) -> None:
             # A server gone or not reading its stdin ends the session elsewhere.
             with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                await send_line(text)
+                await send_line(text, False)
 
         def validate(data: bytes) -> Any:
             # The SDK's own decoding of a line of the server's stdout.
             text = data.decode(server.encoding, server.encoding_error_handler)
             return sdk.types.jsonrpc_message_adapter.validate_json(text, by_name=False)
 
-        lines = Lines("stdout", session, validate, read_stream_writer.send, send_reply)
+        lines = Lines("stdout", relay, read, validate, read_stream_writer.send, send_reply)
 
         async def stdout_reader() -> None:
             assert process.stdout, "Opened process is missing stdout"
@@ -125,9 +129,9 @@ async def stdio_client(
                     try:
                         # One chunk at a time; no read-ahead while a delivery is blocked.
                         async for chunk in process.stdout:
-                            if not await deliver(session.feed(chunk)):
+                            if not await deliver(relay.feed(read, chunk)):
                                 return
-                        await deliver(session.end())
+                        await deliver(relay.end(read))
                     finally:
                         await sdk._drain_stdout(process)
             except anyio.ClosedResourceError:
@@ -145,7 +149,7 @@ async def stdio_client(
                 async with write_stream_reader:
                     async for session_message in write_stream_reader:
                         json = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                        await send_line(json)
+                        await send_line(json, True)
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
                 # The server may still be alive: close the read stream so the session
                 # sees the connection end instead of a request hanging forever.
@@ -185,4 +189,4 @@ async def stdio_client(
         # The cancel lands via throw(); one yield resyncs 3.11 coverage (gh-106749).
         await anyio.lowlevel.cancel_shielded_checkpoint()
     finally:
-        session.close()
+        relay.close()

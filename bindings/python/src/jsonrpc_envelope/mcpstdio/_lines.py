@@ -1,12 +1,13 @@
-"""What both transports do with each line their session read (SPEC
+"""What both transports do with each line their relay read (SPEC
 sections 9 and 10.4), and their log records.
 
-Every decision is the library's: a ``jsonrpc_envelope.Session`` in the MCP
-profile says, for each line, to hand it to the SDK, to answer it, to hand
-on a text in its place, or to keep it from everyone but the log; and, when
+Every decision is the library's: a ``jsonrpc_envelope.Relay`` in the MCP
+profile says, for each line read in the transport's direction, to hand it
+to the SDK, to answer it, to hand on a text in its place, or to keep it
+from everyone but the log (``goes`` says where its text goes); and, when
 the SDK's own model validation refuses a line it handed on, what to do
-instead (``Session.refused``). This module does what it says, moves the
-bytes, and logs: one record per line that is not simply handed on, naming
+instead (``Relay.refused``, settled by the second refusal). This module
+does what it says, moves the bytes, and logs: one record per line that is not simply handed on, naming
 the stream, the line's number in it, its kind and the library's word for
 what was done and why, with the line as the library renders it for a log
 (SPEC section 5). Each record says it is jsonrpc-envelope's, since the
@@ -16,18 +17,16 @@ logger's name."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Awaitable, Callable, List
+from typing import Any, Awaitable, Callable
 
-from .. import Action, EnvelopeError, Session, SessionLine, log_value
+from .. import Action, Direction, EnvelopeError, Relay, SessionLine, goes, log_value
 from ._sdk import SessionMessage
 
 logger = logging.getLogger("jsonrpc_envelope.mcpstdio")
 
-_HANDED_ON_IN_ITS_PLACE = (Action.SUBSTITUTE, Action.ATTRIBUTE)
-
 
 def line_record(stream: str, d: SessionLine) -> None:
-    """The WARNING record of a line the session did not simply forward."""
+    """The WARNING record of a line the relay did not simply forward."""
     if not logger.isEnabledFor(logging.WARNING):
         return
     if d.line is None:
@@ -46,19 +45,14 @@ def line_record(stream: str, d: SessionLine) -> None:
         )
 
 
-def lines_of(text: str) -> List[str]:
-    """The lines of a text the library gave to write: one, or, for the
-    answer to a batch, several joined by LF (each one reply)."""
-    return text.split("\n")
-
-
 class Lines:
-    """One transport's reading side: does what ``session`` decided for each
-    line read from ``stream``. ``validate`` is the SDK's own decoding of a
-    line's bytes into a message (its model validation), ``deliver`` hands a
-    ``SessionMessage`` to the SDK, ``answer`` writes a text back to the
-    line's sender, whole (and tells the session of it): the library's
-    answer to a batch is several replies joined by LF (SPEC 10.6 (b)).
+    """One transport's reading side: does what ``relay`` decided for each
+    line read in ``direction`` from ``stream``. ``validate`` is the SDK's
+    own decoding of a line's bytes into a message (its model validation),
+    ``deliver`` hands a ``SessionMessage`` to the SDK, ``answer`` writes a
+    text back to the line's sender, whole: the library's answer to a batch
+    is several replies joined by LF (SPEC 10.6 (b)). The relay notes its
+    own answers; nobody tells it of them.
 
     A line too long to read has no bytes, but its action is carried out
     like any other: answered (a request whose id its first bytes hold) or
@@ -68,61 +62,64 @@ class Lines:
     def __init__(
         self,
         stream: str,
-        session: Session,
+        relay: Relay,
+        direction: Direction,
         validate: Callable[[bytes], Any],
         deliver: Callable[[Any], Awaitable[None]],
         answer: Callable[[str], Awaitable[None]],
     ) -> None:
         self.stream = stream
-        self.session = session
+        self.relay = relay
+        self.direction = direction
         self.validate = validate
         self.deliver = deliver
         self.answer = answer
 
     async def act(self, d: SessionLine) -> None:
-        """What the session said to do with one line."""
-        action = d.action
-        if action is Action.FORWARD:
-            # The session's form of the line where it gives one (SPEC 10.5).
-            await self.hand_on(d.number, d.line if d.action_text is None else d.action_text.encode("utf-8"))
+        """What the relay said to do with one line: its text (the line
+        itself for a forward without one; the relay's normal form where it
+        gives one, SPEC 10.5) goes where ``goes`` says."""
+        if d.action is not Action.FORWARD:
+            line_record(self.stream, d)
+        where = goes(d.action, self.direction)
+        if where is None:
+            return  # dropped or diverted: the record is all
+        if d.action_text is not None:
+            text = d.action_text
+        elif d.action is Action.FORWARD and d.line is not None:
+            await self.hand_on(d.number, d.line)
             return
-        line_record(self.stream, d)
-        if action is Action.ANSWER:
-            await self.answer(self._text(d))
-        elif action in _HANDED_ON_IN_ITS_PLACE:
-            await self.hand_on(d.number, self._text(d).encode("utf-8"))
-        # Action.DROP, Action.DIVERT: the record is all.
-
-    @staticmethod
-    def _text(d: SessionLine) -> str:
-        if d.action_text is None:
-            raise EnvelopeError(f"the library's session said {d.action} with no text")
-        return d.action_text
+        else:
+            raise EnvelopeError(f"the library's relay said {d.action} with no text")
+        if where is self.direction:
+            await self.hand_on(d.number, text.encode("utf-8"))
+        else:
+            await self.answer(text)
 
     async def hand_on(self, number: int, data: bytes) -> None:
         """Hands a line's bytes to the SDK, as the SDK's own transport
         decodes them. A line the SDK refuses never reaches it as an error
-        (SPEC 10.4): the session says what to do instead, and the SDK's
-        complaint is logged at error level."""
-        try:
-            message = self.validate(data)
-        except Exception as error:
-            decision = self.session.refused(data)
-            logger.error(
-                "jsonrpc-envelope: %s line %d: the SDK refused it, %s (%s): %s; the SDK said: %s",
-                self.stream, number, decision.action, decision.note, log_value(data), log_value(str(error)),
-            )
-            if decision.action is Action.ANSWER:
-                await self.answer(decision.text or "")
-                return
-            if decision.action is not Action.SUBSTITUTE or decision.text is None:
-                return
+        (SPEC 10.4): the relay says what to do instead (write its text back,
+        or hand it on instead, until the library settles it: by the second
+        refusal), and the SDK's complaint is logged at error level."""
+        refusal = "it"
+        while True:
             try:
-                message = self.validate(decision.text.encode("utf-8"))
-            except Exception as again:
+                message = self.validate(data)
+            except Exception as error:
+                d = self.relay.refused(self.direction, data)
                 logger.error(
-                    "jsonrpc-envelope: %s line %d: the SDK refused its substitute too, %s: %s",
-                    self.stream, number, Action.DROP, log_value(str(again)),
+                    "jsonrpc-envelope: %s line %d: the SDK refused %s, %s (%s): %s; the SDK said: %s",
+                    self.stream, number, refusal, d.action, d.note, log_value(data), log_value(str(error)),
                 )
-                return
-        await self.deliver(SessionMessage(message))
+                where = goes(d.action, self.direction)
+                if where is None or d.text is None:
+                    return
+                if where is not self.direction:
+                    await self.answer(d.text)
+                    return
+                data = d.text.encode("utf-8")
+                refusal = "its substitute too"
+                continue
+            await self.deliver(SessionMessage(message))
+            return

@@ -1,13 +1,13 @@
 """stdio_server: the SDK's stdio server transport, reading stdin with the
-library's session in role ``server`` and the MCP profile (SPEC sections 9
-and 10.4).
+library's relay in the direction a server reads (``Direction.TO_SERVER``)
+and the MCP profile (SPEC sections 9 and 10.4).
 
 It has the shape of ``mcp.server.stdio.stdio_server`` (same arguments, same
 claim of fd 0 and 1, same two tasks in one task group, same streams and
 encoding); only the reading of stdin differs: a chunk at a time, in a
-worker thread as the SDK's own reads are, handed to the library's session,
+worker thread as the SDK's own reads are, handed to the library's relay,
 which splits it into lines and says what to do with each one; and every
-line written to stdout is told to the session (``Session.sent``).
+line the SDK writes to stdout is told to the relay (``Relay.wrote``).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from .. import DEFAULT_CHUNK_SIZE, Profile, Role, Session
-from ._lines import Lines, lines_of
+from .. import DEFAULT_CHUNK_SIZE, Direction, Profile, Relay, Role
+from ._lines import Lines
 from ._sdk import (
     MCPServer,
     Server,
@@ -64,7 +64,7 @@ async def stdio_server(
 ) -> AsyncIterator[Tuple[Any, Any]]:
     """Serve MCP over the process's stdin and stdout, as
     ``mcp.server.stdio.stdio_server`` does, with the envelope rules of the
-    MCP profile, as the library's session decides them for each line:
+    MCP profile, as the library's relay decides them for each line:
 
     - a line owed a ``server`` reply (not JSON, a batch, not an object, a
       request that is not valid MCP) is answered at once with the
@@ -95,14 +95,17 @@ async def stdio_server(
     restore_stdin: Optional[Callable[[], None]] = None
     restore_stdout: Optional[Callable[[], None]] = None
     # Made first, so that a bad max_line fails before fd 0 and 1 are
-    # claimed; freed when the transport ends.
-    session = Session(Role.SERVER, profile=Profile.MCP, max_line=max_line)
+    # claimed; freed when the transport ends. Stdin is what a server reads;
+    # what the SDK writes to stdout goes the other way, to the host.
+    relay = Relay(Profile.MCP, max_line=max_line)
+    read = Direction.read_by(Role.SERVER)
+    written = Direction.read_by(Role.CLIENT)
     try:
         if not stdin:
             stdin_buffer, restore_stdin = _claim_fd(0, sys.stdin, "rb", _open_stdin_diversion)
-            read = getattr(stdin_buffer, "read1", None) or stdin_buffer.read
+            read_bytes = getattr(stdin_buffer, "read1", None) or stdin_buffer.read
         else:
-            read = _byte_reader(stdin)
+            read_bytes = _byte_reader(stdin)
         if not stdout:
             stdout_buffer, restore_stdout = _claim_fd(1, sys.stdout, "wb", _open_stdout_diversion)
             stdout = anyio.wrap_file(_UnownedTextWrapper(stdout_buffer, encoding="utf-8"))
@@ -114,25 +117,29 @@ async def stdio_server(
         write_stream, write_stream_reader = create_context_streams[SessionMessage](0)
 
         async def write_line(text: str) -> None:
-            # One line per call, whole, in one worker-thread hop; the lock
-            # keeps the library's replies and the SDK's messages apart. The
-            # session hears of it before it leaves, so that its answer
-            # always finds it.
-            # A text of several lines (the library's answer to a batch) is
-            # written whole, in the same call, each line told to the session.
+            # One text per call, whole, in one worker-thread hop; the lock
+            # keeps the library's replies and the SDK's messages apart. A
+            # text of several lines (the library's answer to a batch) is
+            # written whole, in the same call. The relay notes its own
+            # answers itself.
             async with write_lock:
-                for line in lines_of(text):
-                    session.sent(line)
                 await anyio.to_thread.run_sync(_write_line, out, text)
 
-        lines = Lines("stdin", session, _validate, read_stream_writer.send, write_line)
+        async def write_message(json: str) -> None:
+            # A line of the SDK's own: the relay hears of it before it
+            # leaves, so that the host's answer always finds it.
+            async with write_lock:
+                relay.wrote(written, json)
+                await anyio.to_thread.run_sync(_write_line, out, json)
+
+        lines = Lines("stdin", relay, read, _validate, read_stream_writer.send, write_line)
 
         async def stdin_reader() -> None:
             try:
                 async with read_stream_writer:
                     while True:
-                        chunk = await anyio.to_thread.run_sync(read, DEFAULT_CHUNK_SIZE)
-                        for decided in session.feed(chunk) if chunk else session.end():
+                        chunk = await anyio.to_thread.run_sync(read_bytes, DEFAULT_CHUNK_SIZE)
+                        for decided in relay.feed(read, chunk) if chunk else relay.end(read):
                             await lines.act(decided)
                         if not chunk:
                             return
@@ -144,7 +151,7 @@ async def stdio_server(
                 async with write_stream_reader:
                     async for session_message in write_stream_reader:
                         json = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                        await write_line(json)
+                        await write_message(json)
             except anyio.ClosedResourceError:  # pragma: no cover
                 await anyio.lowlevel.checkpoint()
 
@@ -153,7 +160,7 @@ async def stdio_server(
             tg.start_soon(stdout_writer)
             yield read_stream, write_stream
     finally:
-        session.close()
+        relay.close()
         if restore_stdout is not None:
             restore_stdout()
         if restore_stdin is not None:

@@ -34,6 +34,22 @@ public enum Action {
         return libraryName;
     }
 
+    /**
+     * Where the text of a line read in {@code direction} goes (the line itself, for a FORWARD
+     * without a text), as the library says: on in {@code direction} (to its receiver, for a
+     * transport the SDK) for FORWARD, SUBSTITUTE and ATTRIBUTE; back in the other direction (to
+     * the line's sender) for ANSWER; nowhere but the log (empty) for DROP, DIVERT and NONE.
+     */
+    public java.util.Optional<Direction> goes(Direction direction) {
+        int to;
+        try {
+            to = (int) Native.ACTION_GOES.invokeExact(value, direction.value());
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        }
+        return to == 0 ? java.util.Optional.empty() : java.util.Optional.of(Direction.of(to));
+    }
+
     /** The constant of a C ABI value. */
     public static Action of(int value) {
         return VALUES.of(value);

@@ -170,6 +170,16 @@ final class Native {
     static final MethodHandle SESSION_REFUSED;
     static final MethodHandle SESSION_OUTSTANDING;
     static final MethodHandle SESSION_FREE;
+    static final MethodHandle DIRECTION_NAME;
+    static final MethodHandle DIRECTION_READ_BY;
+    static final MethodHandle ACTION_GOES;
+    static final MethodHandle RELAY_NEW;
+    static final MethodHandle RELAY_FEED;
+    static final MethodHandle RELAY_END;
+    static final MethodHandle RELAY_WROTE;
+    static final MethodHandle RELAY_REFUSED;
+    static final MethodHandle RELAY_OUTSTANDING;
+    static final MethodHandle RELAY_FREE;
 
     static {
         LIBRARY_PATH = locate();
@@ -218,6 +228,18 @@ final class Native {
                 FunctionDescriptor.of(U32, PTR, PTR, SIZE_T, PTR));
         SESSION_OUTSTANDING = handle(linker, lib, "jsonrpc_session_outstanding", FunctionDescriptor.of(SIZE_T, PTR));
         SESSION_FREE = handle(linker, lib, "jsonrpc_session_free", FunctionDescriptor.ofVoid(PTR));
+        DIRECTION_NAME = handle(linker, lib, "jsonrpc_direction_name", FunctionDescriptor.of(PTR, U32));
+        DIRECTION_READ_BY = handle(linker, lib, "jsonrpc_direction_read_by", FunctionDescriptor.of(U32, U32));
+        ACTION_GOES = handle(linker, lib, "jsonrpc_action_goes", FunctionDescriptor.of(U32, U32, U32));
+        RELAY_NEW = handle(linker, lib, "jsonrpc_relay_new", FunctionDescriptor.of(PTR, U32, SIZE_T));
+        RELAY_FEED = heapHandle(linker, lib, "jsonrpc_relay_feed",
+                FunctionDescriptor.of(U32, PTR, U32, PTR, SIZE_T, PTR));
+        RELAY_END = handle(linker, lib, "jsonrpc_relay_end", FunctionDescriptor.of(U32, PTR, U32, PTR));
+        RELAY_WROTE = heapHandle(linker, lib, "jsonrpc_relay_wrote", FunctionDescriptor.of(U32, PTR, U32, PTR, SIZE_T));
+        RELAY_REFUSED = heapHandle(linker, lib, "jsonrpc_relay_refused",
+                FunctionDescriptor.of(U32, PTR, U32, PTR, SIZE_T, PTR));
+        RELAY_OUTSTANDING = handle(linker, lib, "jsonrpc_relay_outstanding", FunctionDescriptor.of(SIZE_T, PTR, U32));
+        RELAY_FREE = handle(linker, lib, "jsonrpc_relay_free", FunctionDescriptor.ofVoid(PTR));
     }
 
     private static MemorySegment find(SymbolLookup lib, String name) {

@@ -4,7 +4,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * One endpoint's session (SPEC §8 to §10): a stream reader that also
@@ -13,7 +12,9 @@ import java.util.Optional;
  * other way that are still outstanding. A transport feeds it what it reads,
  * tells it what it writes ({@link #sent}), and does what each line's action
  * says; when the SDK's own decoder refuses a line the session handed on, it
- * asks {@link #refused} what to do instead.
+ * asks {@link #refused} what to do instead. (The transports use a
+ * {@link Relay}: a session for each direction, with the bookkeeping between
+ * them.)
  *
  * <p>Holds native memory: close it. Its methods may be called from any
  * thread, one call at a time (they are synchronized), so a transport's
@@ -83,10 +84,7 @@ public final class Session implements AutoCloseable {
             int status = (int) Native.SESSION_REFUSED.invokeExact(s, Native.heap(line, 0, line.length),
                     (long) line.length, out);
             Native.check(status, "jsonrpc_session_refused");
-            Optional<String> text = Native.str(out, Native.D_TEXT);
-            Native.STRING_FREE.invokeExact(out.asSlice(Native.D_TEXT));
-            return new Decision(Action.of(out.get(Native.U32, Native.D_ACTION)), text,
-                    Optional.ofNullable(Native.cString(out.get(Native.PTR, Native.D_NOTE))));
+            return Decision.take(out);
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }

@@ -46,6 +46,8 @@ class ApiTest {
         }
         assertEquals("server", Role.SERVER.toString());
         assertEquals("client", Role.CLIENT.toString());
+        assertEquals("to_server", Direction.TO_SERVER.toString());
+        assertEquals("to_host", Direction.TO_HOST.toString());
         assertEquals("jsonrpc", Profile.JSONRPC.toString());
         assertEquals("mcp", Profile.MCP.toString());
         assertEquals(List.of("none", "forwarded", "answered", "substituted", "attributed", "dropped", "diverted"),
@@ -62,6 +64,7 @@ class ApiTest {
         assertThrows(IllegalArgumentException.class, () -> Profile.of(0));
         assertThrows(IllegalArgumentException.class, () -> Profile.of(3));
         assertThrows(IllegalArgumentException.class, () -> Role.of(0));
+        assertThrows(IllegalArgumentException.class, () -> Direction.of(0));
         assertThrows(IllegalArgumentException.class, () -> Action.named("forward"));
         // The library itself refuses them (what Profile and Role keep the user from passing).
         try (Arena arena = Arena.ofConfined()) {

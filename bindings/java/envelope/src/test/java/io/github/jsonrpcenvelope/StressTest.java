@@ -51,7 +51,7 @@ class StressTest {
     }
 
     @Test
-    void readersAndSessionsNeverClosedAreFreedByTheCleaner() throws InterruptedException {
+    void readersSessionsAndRelaysNeverClosedAreFreedByTheCleaner() throws InterruptedException {
         byte[] chunk = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{\"partial".getBytes();
         long before = Owned.LIVE.get();
         Reader closed = new Reader(Profile.MCP);
@@ -66,21 +66,21 @@ class StressTest {
             System.gc();
             Thread.sleep(50);
         }
-        assertEquals(before, Owned.LIVE.get(), "readers and sessions never closed are freed by the cleaner");
+        assertEquals(before, Owned.LIVE.get(), "readers, sessions and relays never closed are freed by the cleaner");
     }
 
-    /** n readers and sessions, each fed a chunk that leaves a partial line buffered, none closed. */
+    /** n readers, sessions and relays, each fed a chunk that leaves a partial line buffered, none closed. */
     static void abandon(byte[] chunk, int n) {
         for (int i = 0; i < n; i++) {
-            if (i % 2 == 0) {
-                new Reader(Profile.MCP).feed(chunk);
-            } else {
-                new Session(Role.SERVER, Profile.MCP).feed(chunk);
+            switch (i % 3) {
+                case 0 -> new Reader(Profile.MCP).feed(chunk);
+                case 1 -> new Session(Role.SERVER, Profile.MCP).feed(chunk);
+                default -> new Relay(Profile.MCP).feed(Direction.TO_HOST, chunk);
             }
         }
     }
 
-    /** n classify calls (and invalidReply, logValue, sessions among them); returns the sum of the kinds. */
+    /** n classify calls (and invalidReply, logValue, sessions and relays among them); returns the sum of the kinds. */
     static long calls(List<byte[]> in, int n) {
         Profile[] profiles = Profile.values();
         Role[] roles = Role.values();
@@ -97,6 +97,13 @@ class StressTest {
                     s.feed(line);
                     s.sent(line);
                     s.end();
+                }
+                try (Relay r = new Relay(Profile.MCP)) {
+                    Direction d = Direction.readBy(roles[i % 2]);
+                    r.feed(d, line);
+                    r.wrote(d.other(), line);
+                    r.refused(d, line);
+                    r.end(d);
                 }
             }
         }

@@ -1,8 +1,8 @@
 package io.github.jsonrpcenvelope.mcp;
 
 import io.github.jsonrpcenvelope.Profile;
+import io.github.jsonrpcenvelope.Relay;
 import io.github.jsonrpcenvelope.Role;
-import io.github.jsonrpcenvelope.Session;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -32,8 +32,8 @@ import reactor.core.scheduler.Schedulers;
  * A drop-in for the SDK's {@code StdioClientTransport}, with the same
  * constructors and contract (starts the server process, newline-delimited
  * JSON-RPC over its stdin/stdout, stderr to a handler), whose reading of the
- * server's stdout is the library's session in the client role and the MCP
- * profile (SPEC §9, §10): what the server writes that is no message is
+ * server's stdout is the library's relay in the MCP profile, read as a
+ * client reads (SPEC §9, §10): what the server writes that is no message is
  * logged (diverted) instead of ending the session, and a broken response to
  * a request outstanding fails that request at once (substituted).
  */
@@ -53,7 +53,7 @@ public class EnvelopeStdioClientTransport implements McpClientTransport {
             Schedulers.fromExecutorService(Executors.newSingleThreadExecutor(), "envelope-error");
     private final ServerParameters params;
     private final McpJsonMapper jsonMapper;
-    private final Session session;
+    private final Relay relay;
     private volatile Process process;
     private volatile SessionPump pump;
     private volatile boolean isClosing = false;
@@ -74,7 +74,7 @@ public class EnvelopeStdioClientTransport implements McpClientTransport {
         if (inputMaxSize < 0) {
             throw new IllegalArgumentException("inputMaxSize must not be negative");
         }
-        this.session = new Session(Role.CLIENT, Profile.MCP, inputMaxSize);
+        this.relay = new Relay(Profile.MCP, inputMaxSize);
     }
 
     @Override
@@ -94,7 +94,7 @@ public class EnvelopeStdioClientTransport implements McpClientTransport {
             } catch (IOException e) {
                 throw new RuntimeException("Failed to start process with command: " + command, e);
             }
-            pump = new SessionPump(session, jsonMapper, "server stdout", LOG, process.getOutputStream(),
+            pump = new SessionPump(relay, Role.CLIENT, jsonMapper, "server stdout", LOG, process.getOutputStream(),
                     message -> {
                         if (!inboundSink.tryEmitNext(message).isSuccess() && !isClosing) {
                             LOG.error("Failed to enqueue inbound message");
@@ -154,7 +154,7 @@ public class EnvelopeStdioClientTransport implements McpClientTransport {
         return Mono.error(new RuntimeException("Failed to enqueue message"));
     }
 
-    /** Reads the server's stdout a chunk at a time into the library's session, which decides each line. */
+    /** Reads the server's stdout a chunk at a time into the library's relay, which decides each line. */
     private void startInboundProcessing() {
         inboundScheduler.schedule(() -> {
             byte[] buf = new byte[EnvelopeStdioServerTransportProvider.READ_SIZE];
@@ -234,7 +234,7 @@ public class EnvelopeStdioClientTransport implements McpClientTransport {
             inboundScheduler.dispose();
             errorScheduler.dispose();
             outboundScheduler.dispose();
-            session.close();
+            relay.close();
             LOG.debug("Graceful shutdown completed");
         })).then().subscribeOn(Schedulers.boundedElastic());
     }

@@ -1,8 +1,8 @@
 package io.github.jsonrpcenvelope.mcp;
 
 import io.github.jsonrpcenvelope.Profile;
+import io.github.jsonrpcenvelope.Relay;
 import io.github.jsonrpcenvelope.Role;
-import io.github.jsonrpcenvelope.Session;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
@@ -25,8 +25,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * A drop-in for the SDK's {@code StdioServerTransportProvider}, with the same
  * constructors and contract (one session over stdin/stdout, newline-delimited
- * JSON-RPC), whose reading is the library's session in the server role and
- * the MCP profile (SPEC §9, §10): a line the SDK could not take (a parse
+ * JSON-RPC), whose reading is the library's relay in the MCP profile, read
+ * as a server reads (SPEC §9, §10): a line the SDK could not take (a parse
  * error, an invalid request, a too-long line, ...) is answered or logged as
  * the library decides, instead of ending the session.
  *
@@ -122,9 +122,9 @@ public class EnvelopeStdioServerTransportProvider implements McpServerTransportP
         private final Scheduler outboundScheduler =
                 Schedulers.fromExecutorService(Executors.newSingleThreadExecutor(), "envelope-stdio-outbound");
         private final Sinks.One<Void> outboundReady = Sinks.one();
-        private final Session envelope = new Session(Role.SERVER, Profile.MCP, maxLine);
-        private final SessionPump pump = new SessionPump(envelope, jsonMapper, "stdin", LOG, outputStream,
-                message -> {
+        private final Relay envelope = new Relay(Profile.MCP, maxLine);
+        private final SessionPump pump = new SessionPump(envelope, Role.SERVER, jsonMapper, "stdin", LOG,
+                outputStream, message -> {
                     if (!inboundSink.tryEmitNext(message).isSuccess() && !isClosing.get()) {
                         LOG.error("Failed to enqueue inbound message");
                     }
@@ -169,7 +169,7 @@ public class EnvelopeStdioServerTransportProvider implements McpServerTransportP
             startOutboundProcessing();
         }
 
-        /** Reads stdin a chunk at a time into the library's session, which decides each line. */
+        /** Reads stdin a chunk at a time into the library's relay, which decides each line. */
         private void startInboundProcessing() {
             if (!isStarted.compareAndSet(false, true)) {
                 return;
@@ -202,7 +202,7 @@ public class EnvelopeStdioServerTransportProvider implements McpServerTransportP
             });
         }
 
-        /** Writes the SDK's messages to stdout, each told to the session first. */
+        /** Writes the SDK's messages to stdout, each told to the relay first. */
         private void startOutboundProcessing() {
             outboundSink.asFlux()
                     .doOnSubscribe(subscription -> outboundReady.tryEmitValue(null))
