@@ -211,7 +211,8 @@ include packaging/rules.mk
 
 test: setup $(TESTS)
 
-test-lint: setup-lint
+test-lint: setup-lint setup-picture
+	$(PYTHON) docs/picture/render.py --check $(PICTURE_SOURCE) $(PICTURE)
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --all-targets --features panic-test -- -D warnings
@@ -418,6 +419,21 @@ test-fuzz: FUZZ_SECONDS = 6
 test-fuzz: fuzz
 
 # ---- maintenance ---------------------------------------------------------
+
+# The README's picture, docs/architecture.svg, rendered from its
+# description by docs/picture/render.py (Python 3, standard library only;
+# the format is in its docstring). test-lint fails when the SVG is not the
+# rendering of the description: edit the description, then `make picture`.
+PICTURE_SOURCE := docs/picture/architecture.txt
+PICTURE := docs/architecture.svg
+SETUP += setup-picture
+.PHONY: picture setup-picture
+
+setup-picture:
+	@mk/need.sh picture python3
+
+picture: setup-picture
+	$(PYTHON) docs/picture/render.py $(PICTURE_SOURCE) $(PICTURE)
 
 # Regenerates include/jsonrpc_envelope.h with the pinned cbindgen.
 header:
