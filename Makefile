@@ -390,6 +390,15 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 	bench/rust/target/release/memory target/release/jsonrpc-envelope > bench/out/memory.txt
 	cat bench/out/memory.txt
 
+# Another build of the library against this one, in turns, through the C
+# calls every binding makes (a session's feed; the relay's too): for a
+# change that must leave no binding slower.
+# make bench-turns BEFORE=path/to/old/libjsonrpc_envelope.so
+bench-turns: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so | $(BUILD)
+	@test -n "$(BEFORE)" || { echo "bench-turns: BEFORE=path/to/libjsonrpc_envelope.so (another build) is needed"; exit 2; }
+	$(CC) $(CFLAGS_STRICT) -O2 bench/c/turns.c -ldl -o $(BUILD)/turns
+	$(BUILD)/turns $(BEFORE) $(RELEASE_LIB)/libjsonrpc_envelope.so bench/out/small.jsonl bench/out/medium.jsonl bench/out/large.jsonl
+
 # The guard against the same child without it, in turns (bench/guard: its
 # own crate, which drives the guard through pipes as a host does).
 bench-guard: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
@@ -427,7 +436,7 @@ test-fuzz: fuzz
 PICTURE_SOURCE := docs/picture/architecture.txt
 PICTURE := docs/architecture.svg
 SETUP += setup-picture
-.PHONY: picture setup-picture
+.PHONY: picture setup-picture bench-turns
 
 setup-picture:
 	@mk/need.sh picture python3

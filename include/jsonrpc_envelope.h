@@ -48,37 +48,6 @@
 #define JSONRPC_ABI_VERSION 3
 
 /**
- * Invalid JSON: the reply to a line that is no JSON (SPEC §4).
- */
-#define PARSE_ERROR -32700
-
-/**
- * Not a valid request object (SPEC §4, §10).
- */
-#define INVALID_REQUEST -32600
-
-/**
- * The method does not exist or is not available.
- */
-#define METHOD_NOT_FOUND -32601
-
-/**
- * Invalid method parameters.
- */
-#define INVALID_PARAMS -32602
-
-/**
- * An internal error: the substitute's code (SPEC §10.3).
- */
-#define INTERNAL_ERROR -32603
-
-/**
- * MCP 2026-07-28: the request's protocol version is one the server
- * does not speak (its data lists those it does).
- */
-#define UNSUPPORTED_PROTOCOL_VERSION -32022
-
-/**
  * What a line is (SPEC §2). Values are fixed and never reused.
  */
 enum JsonRpcKind
@@ -359,9 +328,11 @@ typedef struct JsonRpcRelay JsonRpcRelay;
  * One endpoint's session (SPEC §8 to §10): a stream reader that also
  * decides what to do with each line it reads, in its role and profile,
  * and keeps the ids of the requests written the other way that are still
- * outstanding (for substitutes and the handshake rule). A guard or an SDK
- * transport feeds it what it reads, tells it what it writes
- * (`jsonrpc_session_sent`), and does what each line's action says.
+ * outstanding (for substitutes and the handshake rule): a `JsonRpcRelay`
+ * read in the direction its role reads. A host that reads one peer feeds
+ * it what it reads, tells it what it writes (`jsonrpc_session_sent`), and
+ * does what each line's action says; a guard or an SDK transport, which
+ * stands between two, uses a `JsonRpcRelay`.
  *
  * Opaque: made by `jsonrpc_session_new`, freed by `jsonrpc_session_free`.
  * A session may move between threads, but only one thread may use it at a
@@ -820,7 +791,7 @@ void jsonrpc_reader_free(struct JsonRpcReader *reader);
  * a guard's recording spells it: static, NULL for no direction.
  * Thread-safe.
  */
-const char *jsonrpc_direction_name(uint32_t direction_value);
+const char *jsonrpc_direction_name(uint32_t direction);
 
 /**
  * The direction an endpoint in `role` (a `JsonRpcRole`) reads:
@@ -838,7 +809,7 @@ uint32_t jsonrpc_direction_read_by(uint32_t role);
  * sender; a drop, a diversion or `JSONRPC_ACTION_NONE` goes nowhere but
  * the log: 0. 0 too for an unknown action or direction. Thread-safe.
  */
-uint32_t jsonrpc_action_goes(uint32_t action_value, uint32_t direction_value);
+uint32_t jsonrpc_action_goes(uint32_t action, uint32_t direction);
 
 /**
  * A new relay whose two directions are read by `profile` (a
@@ -865,7 +836,9 @@ struct JsonRpcRelay *jsonrpc_relay_new(uint32_t profile, size_t max_line);
  * the free. Statuses are as for `jsonrpc_reader_feed`, with
  * `JSONRPC_STATUS_UNKNOWN_DIRECTION` for a `direction` that is none; on
  * `JSONRPC_STATUS_OUT_OF_MEMORY` the relay has taken none of the bytes,
- * but may have marked requests answered by responses among them; after
+ * but may have marked requests answered by responses among them, and
+ * noted requests among them as outstanding for the other direction (the
+ * same call repeated notes them again, and changes nothing); after
  * `JSONRPC_STATUS_INTERNAL_ERROR` (a fault inside the library, caught) of
  * any call of the relay's, the relay fails every later call, in both
  * directions, but `jsonrpc_relay_outstanding` and the free. On any status
@@ -956,7 +929,7 @@ JsonRpcStatus jsonrpc_relay_refused(struct JsonRpcRelay *relay,
  * # Safety
  * `relay` is NULL or a live relay that no other thread is using.
  */
-size_t jsonrpc_relay_outstanding(const struct JsonRpcRelay *relay, uint32_t direction_value);
+size_t jsonrpc_relay_outstanding(const struct JsonRpcRelay *relay, uint32_t direction);
 
 /**
  * Frees a relay and everything it holds (both directions' last batches

@@ -65,47 +65,51 @@
 //! # let _ = Kind::Request;
 //! ```
 //!
-//! # A session: what an endpoint does with each line
+//! # A relay: what a guard or a transport does with each line
 //!
-//! A [`Session`] reads one direction in one [`Role`] and profile, is told of
-//! every line written the other way ([`Session::sent`]), and gives each line
-//! read a [`Decision`]: its [`Action`], and the text to write where the
-//! action has one (SPEC §10.5). Here a client reads a server's output: it
-//! sent request 1, so the server's error that names no request is given to
-//! request 1 (the handshake rule), and a log line on stdout is diverted.
+//! A [`Relay`] holds the [`Session`] of each [`Direction`] (the lines to the
+//! server read as a server reads them, those to the host as a host does)
+//! and gives each line read a [`Decision`]: its [`Action`], the text to
+//! write where the action has one (SPEC §10.5), and where that text goes
+//! ([`Action::goes`]). It notes what goes where itself; the caller tells it
+//! only of lines that reach a peer not through it ([`Relay::wrote`]). Here
+//! a client's transport reads a server's output: its SDK sent request 1,
+//! so the server's error that names no request is given to request 1 (the
+//! handshake rule), and a log line on stdout is diverted.
 //!
 //! ```
-//! use jsonrpc_envelope::{Action, Line, Profile, Reader, Role, Session};
+//! use jsonrpc_envelope::{Direction, Line, Profile, Relay};
 //!
-//! let mut session = Session::new(Role::Client, Profile::Mcp);
-//! session.sent(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
-//! assert_eq!(session.outstanding(), 1);
+//! let read = Direction::ToHost;
+//! let mut relay = Relay::reading(read, Profile::Mcp, 0);
+//! relay.wrote(Direction::ToServer, br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
+//! assert_eq!(relay.outstanding(read), 1);
 //!
 //! let from_server = concat!(
 //!     "starting up...\n",
 //!     r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"no"}}"#, "\n",
 //! );
-//! let mut reader = Reader::with_profile(0, Profile::Mcp);
+//! let mut reader = relay.reader();
 //! let mut seen = Vec::new();
 //! for line in reader.feed(from_server.as_bytes()).expect("memory") {
-//!     let decision = session.decide(&line);
-//!     match decision.action {
-//!         // Hand the line (or the session's text for it) to the SDK.
-//!         Action::Forward | Action::Substitute | Action::Attribute => {
+//!     let decision = relay.decide(read, &line);
+//!     let name = decision.action.name();
+//!     match decision.action.goes(read) {
+//!         // On to the SDK: the line, or the relay's text in its place.
+//!         Some(to) if to == read => {
 //!             let Line::Complete { bytes, .. } = &line else { unreachable!() };
-//!             let text = decision.text.clone().unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned());
-//!             seen.push((decision.action.name(), text));
+//!             seen.push((name, decision.text.unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned())));
 //!         }
-//!         // Write the text back to the line's sender, and tell the session.
-//!         Action::Answer => session.sent(decision.text.as_deref().unwrap_or_default().as_bytes()),
+//!         // Back to the line's sender: write the text.
+//!         Some(_) => seen.push((name, decision.text.unwrap_or_default())),
 //!         // Only a record: `decision.note`, the line rendered by `log_value`.
-//!         Action::Drop | Action::Divert => seen.push((decision.action.name(), decision.note.unwrap_or_default().to_owned())),
+//!         None => seen.push((name, decision.note.unwrap_or_default().to_owned())),
 //!     }
 //! }
 //! assert_eq!(seen[0], ("diverted", "not a message".to_owned()));
 //! // The id goes in first, after `{`, when the line had none (SPEC §10.5).
 //! assert_eq!(seen[1], ("attributed", r#"{"id":1,"jsonrpc":"2.0","error":{"code":-32000,"message":"no"}}"#.to_owned()));
-//! assert_eq!(session.outstanding(), 0);
+//! assert_eq!(relay.outstanding(read), 0);
 //! ```
 
 #![deny(unsafe_code)]

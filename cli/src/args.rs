@@ -1,13 +1,14 @@
-//! The command line (clap): the commands, the options of `classify` and
-//! `lint`, and the value parsers every command shares. Names and defaults
-//! come from the library; `guard` and `probe` keep their options in their
-//! own modules.
+//! The command line (clap): the commands and the options of `classify`
+//! and `lint`. Names and defaults come from the library; `guard` and
+//! `probe` keep their options in their own modules, and every command's
+//! value parsers are in `values`.
 
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use jsonrpc_envelope::{Profile, Role};
+
+use crate::values::{max_line, max_line_help, profile, role};
 
 use crate::guard::{self, GuardOptions};
 use crate::probe;
@@ -124,31 +125,6 @@ pub struct LintOptions {
     /// LF; `-` or none: standard input
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
-}
-
-/// A `--profile` value: one of the library's profile names.
-pub fn profile() -> impl TypedValueParser<Value = Profile> {
-    PossibleValuesParser::new(Profile::ALL.map(Profile::name)).try_map(|name| name.parse::<Profile>())
-}
-
-/// A `--role` value: one of the library's role names.
-fn role() -> impl TypedValueParser<Value = Role> {
-    PossibleValuesParser::new([Role::Client, Role::Server].map(Role::name)).try_map(|name| name.parse::<Role>())
-}
-
-/// The help of a `--max-line` option that says `what` it does, with the
-/// library's default for each profile.
-pub fn max_line_help(what: &str) -> String {
-    format!(
-        "{what} [default: the profile's: {} for jsonrpc, {} for mcp (the longest line every official MCP SDK reads)]",
-        Profile::JsonRpc.default_max_line(),
-        Profile::Mcp.default_max_line(),
-    )
-}
-
-/// A `--max-line` value: a positive number of bytes.
-pub fn max_line(text: &str) -> Result<usize, String> {
-    text.parse().ok().filter(|&n: &usize| n > 0).ok_or_else(|| "not a positive number of bytes".to_owned())
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod guard;
 mod lint;
 mod probe;
 mod stream;
+mod values;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

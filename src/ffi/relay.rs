@@ -29,8 +29,8 @@ pub enum JsonRpcDirection {
 }
 
 /// The direction of a C value, if it is one.
-pub(super) fn direction(direction: u32) -> Option<Direction> {
-    match direction {
+pub(super) fn direction_of(value: u32) -> Option<Direction> {
+    match value {
         d if d == JsonRpcDirection::JSONRPC_DIRECTION_TO_SERVER as u32 => Some(Direction::ToServer),
         d if d == JsonRpcDirection::JSONRPC_DIRECTION_TO_HOST as u32 => Some(Direction::ToHost),
         _ => None,
@@ -38,7 +38,7 @@ pub(super) fn direction(direction: u32) -> Option<Direction> {
 }
 
 /// The C value of a direction.
-fn value(direction: Direction) -> u32 {
+pub(super) fn direction_value(direction: Direction) -> u32 {
     let value = match direction {
         Direction::ToServer => JsonRpcDirection::JSONRPC_DIRECTION_TO_SERVER,
         Direction::ToHost => JsonRpcDirection::JSONRPC_DIRECTION_TO_HOST,
@@ -50,8 +50,8 @@ fn value(direction: Direction) -> u32 {
 /// a guard's recording spells it: static, NULL for no direction.
 /// Thread-safe.
 #[unsafe(no_mangle)]
-pub extern "C" fn jsonrpc_direction_name(direction_value: u32) -> *const c_char {
-    direction(direction_value).map_or(std::ptr::null(), |dir| dir.c_name().as_ptr())
+pub extern "C" fn jsonrpc_direction_name(direction: u32) -> *const c_char {
+    direction_of(direction).map_or(std::ptr::null(), |dir| dir.c_name().as_ptr())
 }
 
 /// The direction an endpoint in `role` (a `JsonRpcRole`) reads:
@@ -59,7 +59,7 @@ pub extern "C" fn jsonrpc_direction_name(direction_value: u32) -> *const c_char 
 /// for a client; 0 for no role. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn jsonrpc_direction_read_by(role: u32) -> u32 {
-    super::reply::role(role).map_or(0, |role| value(Direction::read_by(role)))
+    super::reply::role(role).map_or(0, |role| direction_value(Direction::read_by(role)))
 }
 
 /// Where the text of a line read in `direction` goes when its action is
@@ -70,9 +70,9 @@ pub extern "C" fn jsonrpc_direction_read_by(role: u32) -> u32 {
 /// sender; a drop, a diversion or `JSONRPC_ACTION_NONE` goes nowhere but
 /// the log: 0. 0 too for an unknown action or direction. Thread-safe.
 #[unsafe(no_mangle)]
-pub extern "C" fn jsonrpc_action_goes(action_value: u32, direction_value: u32) -> u32 {
-    match (action_of(action_value), direction(direction_value)) {
-        (Some(act), Some(dir)) => act.goes(dir).map_or(0, value),
+pub extern "C" fn jsonrpc_action_goes(action: u32, direction: u32) -> u32 {
+    match (action_of(action), direction_of(direction)) {
+        (Some(act), Some(dir)) => act.goes(dir).map_or(0, direction_value),
         _ => 0,
     }
 }
@@ -162,7 +162,7 @@ impl JsonRpcRelay {
     ///
     /// # Safety
     /// `out` is NULL or valid, as the entry points require.
-    pub(super) unsafe fn read(
+    unsafe fn read(
         &mut self,
         dir: Direction,
         out: *mut JsonRpcBatch,
@@ -189,13 +189,7 @@ impl JsonRpcRelay {
     ///
     /// # Safety
     /// `data` and `out` as `jsonrpc_relay_feed` requires.
-    pub(super) unsafe fn feed(
-        &mut self,
-        dir: Direction,
-        data: *const u8,
-        len: usize,
-        out: *mut JsonRpcBatch,
-    ) -> JsonRpcStatus {
+    unsafe fn feed(&mut self, dir: Direction, data: *const u8, len: usize, out: *mut JsonRpcBatch) -> JsonRpcStatus {
         let feed = |reader: &mut crate::Reader, deciding: Deciding<'_>, items: &mut _, texts: &mut _| {
             // SAFETY: passed on from the caller.
             let data = unsafe { bytes(data, len) }.map_err(|_| Failure::NullArgument)?;
@@ -209,7 +203,7 @@ impl JsonRpcRelay {
     ///
     /// # Safety
     /// `out` as `jsonrpc_relay_end` requires.
-    pub(super) unsafe fn end(&mut self, dir: Direction, out: *mut JsonRpcBatch) -> JsonRpcStatus {
+    unsafe fn end(&mut self, dir: Direction, out: *mut JsonRpcBatch) -> JsonRpcStatus {
         let end = |reader: &mut crate::Reader, deciding: Deciding<'_>, items: &mut _, texts: &mut _| {
             reader.end_then(|batch| JsonRpcReader::fill(items, texts, batch, Some(deciding)))
         };
@@ -222,7 +216,7 @@ impl JsonRpcRelay {
     ///
     /// # Safety
     /// `line` as `jsonrpc_relay_wrote` requires.
-    pub(super) unsafe fn wrote(&mut self, dir: Direction, line: *const u8, len: usize) -> JsonRpcStatus {
+    unsafe fn wrote(&mut self, dir: Direction, line: *const u8, len: usize) -> JsonRpcStatus {
         self.guarded(JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR, |this| {
             // SAFETY: passed on from the caller.
             let Ok(line) = (unsafe { bytes(line, len) }) else { return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT };
@@ -238,12 +232,7 @@ impl JsonRpcRelay {
     ///
     /// # Safety
     /// `line` as `jsonrpc_relay_refused` requires.
-    pub(super) unsafe fn refused(
-        &mut self,
-        dir: Direction,
-        line: *const u8,
-        len: usize,
-    ) -> Result<JsonRpcDecision, Failure> {
+    unsafe fn refused(&mut self, dir: Direction, line: *const u8, len: usize) -> Result<JsonRpcDecision, Failure> {
         self.guarded(Err(Failure::Internal(c"a call before this one stopped at a fault")), |this| {
             // SAFETY: passed on from the caller.
             let line = unsafe { bytes(line, len) }.map_err(|_| Failure::NullArgument)?;
@@ -275,10 +264,7 @@ impl JsonRpcRelay {
 ///
 /// # Safety
 /// `out` is non-NULL and writable.
-pub(super) unsafe fn decision_to(
-    out: *mut JsonRpcDecision,
-    decided: Result<JsonRpcDecision, Failure>,
-) -> JsonRpcStatus {
+unsafe fn decision_to(out: *mut JsonRpcDecision, decided: Result<JsonRpcDecision, Failure>) -> JsonRpcStatus {
     match decided {
         Ok(decision) => {
             // SAFETY: by this function's contract.
@@ -290,7 +276,7 @@ pub(super) unsafe fn decision_to(
 }
 
 /// Empties `*out` (when not NULL) and gives the relay of `relay` and the
-/// direction of `direction_value`, or the status that says which is
+/// direction of `direction`, or the status that says which is
 /// missing.
 ///
 /// # Safety
@@ -298,7 +284,7 @@ pub(super) unsafe fn decision_to(
 /// or writable.
 unsafe fn relay_and_direction<'r>(
     relay: *mut JsonRpcRelay,
-    direction_value: u32,
+    direction: u32,
     out: *mut JsonRpcBatch,
 ) -> Result<(&'r mut JsonRpcRelay, Direction), JsonRpcStatus> {
     if !out.is_null() {
@@ -307,7 +293,7 @@ unsafe fn relay_and_direction<'r>(
     }
     // SAFETY: by the contract.
     let Some(relay) = (unsafe { relay.as_mut() }) else { return Err(JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT) };
-    let Some(dir) = direction(direction_value) else { return Err(JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_DIRECTION) };
+    let Some(dir) = direction_of(direction) else { return Err(JsonRpcStatus::JSONRPC_STATUS_UNKNOWN_DIRECTION) };
     Ok((relay, dir))
 }
 
@@ -339,7 +325,9 @@ pub extern "C" fn jsonrpc_relay_new(profile: u32, max_line: usize) -> *mut JsonR
 /// the free. Statuses are as for `jsonrpc_reader_feed`, with
 /// `JSONRPC_STATUS_UNKNOWN_DIRECTION` for a `direction` that is none; on
 /// `JSONRPC_STATUS_OUT_OF_MEMORY` the relay has taken none of the bytes,
-/// but may have marked requests answered by responses among them; after
+/// but may have marked requests answered by responses among them, and
+/// noted requests among them as outstanding for the other direction (the
+/// same call repeated notes them again, and changes nothing); after
 /// `JSONRPC_STATUS_INTERNAL_ERROR` (a fault inside the library, caught) of
 /// any call of the relay's, the relay fails every later call, in both
 /// directions, but `jsonrpc_relay_outstanding` and the free. On any status
@@ -490,13 +478,13 @@ pub unsafe extern "C" fn jsonrpc_relay_refused(
 /// # Safety
 /// `relay` is NULL or a live relay that no other thread is using.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn jsonrpc_relay_outstanding(relay: *const JsonRpcRelay, direction_value: u32) -> usize {
+pub unsafe extern "C" fn jsonrpc_relay_outstanding(relay: *const JsonRpcRelay, direction: u32) -> usize {
     boundary(
         || 0,
         || {
             // SAFETY: by the contract.
             let relay = unsafe { relay.as_ref() };
-            match (relay, direction(direction_value)) {
+            match (relay, direction_of(direction)) {
                 (Some(relay), Some(dir)) => relay.outstanding(dir),
                 _ => 0,
             }

@@ -4,16 +4,21 @@
 use super::boxing::{boxed, unboxed};
 use super::line::JsonRpcBatch;
 use super::panic_boundary::boundary;
-use super::relay::{JsonRpcDecision, JsonRpcRelay, decision_to};
+use super::relay::{
+    JsonRpcDecision, JsonRpcRelay, direction_value, jsonrpc_relay_end, jsonrpc_relay_feed, jsonrpc_relay_refused,
+    jsonrpc_relay_wrote,
+};
 use super::status::JsonRpcStatus;
 use crate::relay::Direction;
 
 /// One endpoint's session (SPEC §8 to §10): a stream reader that also
 /// decides what to do with each line it reads, in its role and profile,
 /// and keeps the ids of the requests written the other way that are still
-/// outstanding (for substitutes and the handshake rule). A guard or an SDK
-/// transport feeds it what it reads, tells it what it writes
-/// (`jsonrpc_session_sent`), and does what each line's action says.
+/// outstanding (for substitutes and the handshake rule): a `JsonRpcRelay`
+/// read in the direction its role reads. A host that reads one peer feeds
+/// it what it reads, tells it what it writes (`jsonrpc_session_sent`), and
+/// does what each line's action says; a guard or an SDK transport, which
+/// stands between two, uses a `JsonRpcRelay`.
 ///
 /// Opaque: made by `jsonrpc_session_new`, freed by `jsonrpc_session_free`.
 /// A session may move between threads, but only one thread may use it at a
@@ -47,18 +52,19 @@ pub extern "C" fn jsonrpc_session_new(role: u32, profile: u32, max_line: usize) 
 }
 
 impl JsonRpcSession {
-    /// The session of `session`, after emptying `*out` when not NULL.
+    /// The relay of `session` (NULL for a NULL `session`) and the value of
+    /// the direction it reads: a session's calls are its relay's, in that
+    /// direction.
     ///
     /// # Safety
-    /// `session` and `out` are NULL or valid, as the entry points require.
-    unsafe fn with_batch<'s>(session: *mut JsonRpcSession, out: *mut JsonRpcBatch) -> Option<&'s mut JsonRpcSession> {
-        if !out.is_null() {
-            // SAFETY: `out` is non-NULL and writable by the contract.
-            unsafe { out.write(JsonRpcBatch::EMPTY) };
+    /// `session` is NULL or a live session of ours.
+    unsafe fn relay(session: *mut JsonRpcSession) -> (*mut JsonRpcRelay, Direction) {
+        // SAFETY: by the contract, a non-NULL `session` is a live session.
+        match unsafe { session.as_mut() } {
+            Some(s) => (&mut s.relay, s.dir),
+            // The relay's NULL check comes before its direction's.
+            None => (std::ptr::null_mut(), Direction::ToServer),
         }
-        // SAFETY: by the contract, a non-NULL `session` is a live session of
-        // ours that no other thread is using.
-        unsafe { session.as_mut() }
     }
 }
 
@@ -81,15 +87,11 @@ pub unsafe extern "C" fn jsonrpc_session_feed(
     len: usize,
     out: *mut JsonRpcBatch,
 ) -> JsonRpcStatus {
-    boundary(
-        || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
-        // SAFETY: passed on from the caller.
-        || match unsafe { JsonRpcSession::with_batch(session, out) } {
-            // SAFETY: passed on from the caller.
-            Some(s) => unsafe { s.relay.feed(s.dir, data, len, out) },
-            None => JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT,
-        },
-    )
+    // SAFETY: passed on from the caller.
+    unsafe {
+        let (relay, dir) = JsonRpcSession::relay(session);
+        jsonrpc_relay_feed(relay, direction_value(dir), data, len, out)
+    }
 }
 
 /// Ends the session's stream, and gives back in `*out` its last line when
@@ -100,15 +102,11 @@ pub unsafe extern "C" fn jsonrpc_session_feed(
 /// As for `jsonrpc_session_feed`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn jsonrpc_session_end(session: *mut JsonRpcSession, out: *mut JsonRpcBatch) -> JsonRpcStatus {
-    boundary(
-        || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
-        // SAFETY: passed on from the caller.
-        || match unsafe { JsonRpcSession::with_batch(session, out) } {
-            // SAFETY: passed on from the caller.
-            Some(s) => unsafe { s.relay.end(s.dir, out) },
-            None => JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT,
-        },
-    )
+    // SAFETY: passed on from the caller.
+    unsafe {
+        let (relay, dir) = JsonRpcSession::relay(session);
+        jsonrpc_relay_end(relay, direction_value(dir), out)
+    }
 }
 
 /// Tells the session of a line written the other way, to the peer whose
@@ -128,16 +126,12 @@ pub unsafe extern "C" fn jsonrpc_session_sent(
     line: *const u8,
     len: usize,
 ) -> JsonRpcStatus {
-    boundary(
-        || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
-        || {
-            // SAFETY: by the contract.
-            let Some(s) = (unsafe { session.as_mut() }) else { return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT };
-            // Written the other way: toward the peer whose lines it reads.
-            // SAFETY: passed on from the caller.
-            unsafe { s.relay.wrote(s.dir.other(), line, len) }
-        },
-    )
+    // SAFETY: passed on from the caller.
+    unsafe {
+        let (relay, dir) = JsonRpcSession::relay(session);
+        // Written the other way: toward the peer whose lines it reads.
+        jsonrpc_relay_wrote(relay, direction_value(dir.other()), line, len)
+    }
 }
 
 /// What to do instead when the receiving SDK's own decoder refused a line
@@ -174,21 +168,11 @@ pub unsafe extern "C" fn jsonrpc_session_refused(
     len: usize,
     out: *mut JsonRpcDecision,
 ) -> JsonRpcStatus {
-    if out.is_null() {
-        return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT;
+    // SAFETY: passed on from the caller.
+    unsafe {
+        let (relay, dir) = JsonRpcSession::relay(session);
+        jsonrpc_relay_refused(relay, direction_value(dir), line, len, out)
     }
-    // SAFETY: `out` is non-NULL and writable by the contract.
-    unsafe { out.write(JsonRpcDecision::NONE) };
-    boundary(
-        || JsonRpcStatus::JSONRPC_STATUS_INTERNAL_ERROR,
-        || {
-            // SAFETY: by the contract.
-            let Some(s) = (unsafe { session.as_mut() }) else { return JsonRpcStatus::JSONRPC_STATUS_NULL_ARGUMENT };
-            // SAFETY: `out` is non-NULL (checked above) and writable; `line`
-            // is passed on from the caller.
-            unsafe { decision_to(out, s.relay.refused(s.dir, line, len)) }
-        },
-    )
 }
 
 /// How many requests written the other way (`jsonrpc_session_sent`) are

@@ -588,34 +588,80 @@ static void take_session_batch(SessionRun *run, const JsonRpcBatch *batch, bool 
         fail_at = was;         \
     } while (0)
 
+/* The script runs on a session, or on a two-way relay read in the
+ * direction of the session's role (whose forwards the relay also notes for
+ * the other direction: allocations a session never makes). */
+static bool on_relay;
+typedef struct {
+    JsonRpcSession *session;
+    JsonRpcRelay *relay;
+    uint32_t read, written;
+} Reading;
+
+static Reading reading_new(uint32_t role) {
+    Reading r = {0};
+    if (!on_relay) {
+        r.session = jsonrpc_session_new(role, profile, 160);
+        return r;
+    }
+    r.relay = jsonrpc_relay_new(profile, 160);
+    r.read = jsonrpc_direction_read_by(role);
+    r.written = jsonrpc_action_goes(JSONRPC_ACTION_ANSWER, r.read);
+    return r;
+}
+static bool reading_made(const Reading *r) { return r->session != NULL || r->relay != NULL; }
+static JsonRpcStatus reading_feed(Reading *r, const uint8_t *data, size_t len, JsonRpcBatch *out) {
+    return on_relay ? jsonrpc_relay_feed(r->relay, r->read, data, len, out)
+                    : jsonrpc_session_feed(r->session, data, len, out);
+}
+static JsonRpcStatus reading_end(Reading *r, JsonRpcBatch *out) {
+    return on_relay ? jsonrpc_relay_end(r->relay, r->read, out) : jsonrpc_session_end(r->session, out);
+}
+static JsonRpcStatus reading_sent(Reading *r, const uint8_t *line, size_t len) {
+    return on_relay ? jsonrpc_relay_wrote(r->relay, r->written, line, len)
+                    : jsonrpc_session_sent(r->session, line, len);
+}
+static JsonRpcStatus reading_refused(Reading *r, const uint8_t *line, size_t len, JsonRpcDecision *out) {
+    return on_relay ? jsonrpc_relay_refused(r->relay, r->read, line, len, out)
+                    : jsonrpc_session_refused(r->session, line, len, out);
+}
+static size_t reading_outstanding(const Reading *r) {
+    return on_relay ? jsonrpc_relay_outstanding(r->relay, r->read) : jsonrpc_session_outstanding(r->session);
+}
+static void reading_free(Reading *r) {
+    jsonrpc_session_free(r->session);
+    jsonrpc_relay_free(r->relay);
+}
+
 static void run_script(long n, uint32_t role, size_t piece, SessionRun *run) {
-    const char *name = "the session";
-    JsonRpcSession *session = jsonrpc_session_new(role, profile, 160);
-    run->made = session != NULL;
-    if (session == NULL) return; /* the documented failure of _new */
+    const char *name = on_relay ? "the relay" : "the session";
+    Reading reading = reading_new(role);
+    Reading *session = &reading;
+    run->made = reading_made(session);
+    if (!run->made) return; /* the documented failure of _new */
     for (size_t a = 0; a < SCRIPT_LEN; a++) {
         const Act *act = &SCRIPT[a];
         const uint8_t *text = (const uint8_t *)act->text;
         size_t len = act->text != NULL ? strlen(act->text) : 0;
         if (act->doing == DO_SENT) {
-            size_t before = jsonrpc_session_outstanding(session);
-            JsonRpcStatus status = jsonrpc_session_sent(session, text, len);
+            size_t before = reading_outstanding(session);
+            JsonRpcStatus status = reading_sent(session, text, len);
             if (status == JSONRPC_STATUS_OUT_OF_MEMORY) {
                 failed_calls[DO_SENT]++;
-                check(jsonrpc_session_outstanding(session) == before, "jsonrpc_session_sent", act->text, n,
+                check(reading_outstanding(session) == before, "jsonrpc_session_sent", act->text, n,
                       "a failed call changed the outstanding requests");
-                AGAIN(status = jsonrpc_session_sent(session, text, len));
+                AGAIN(status = reading_sent(session, text, len));
             }
             check(status == JSONRPC_STATUS_OK, "jsonrpc_session_sent", act->text, n, "status %u", (unsigned)status);
         } else if (act->doing == DO_REFUSED) {
             JsonRpcDecision decision;
-            JsonRpcStatus status = jsonrpc_session_refused(session, text, len, &decision);
+            JsonRpcStatus status = reading_refused(session, text, len, &decision);
             bool repeated = status == JSONRPC_STATUS_OUT_OF_MEMORY;
             if (repeated) {
                 failed_calls[DO_REFUSED]++;
                 check(decision.action == JSONRPC_ACTION_NONE && decision.text.ptr == NULL && decision.text.len == 0,
                       "jsonrpc_session_refused", act->text, n, "a failed call's decision is not NONE without text");
-                AGAIN(status = jsonrpc_session_refused(session, text, len, &decision));
+                AGAIN(status = reading_refused(session, text, len, &decision));
             }
             check(status == JSONRPC_STATUS_OK, "jsonrpc_session_refused", act->text, n, "status %u",
                   (unsigned)status);
@@ -627,15 +673,15 @@ static void run_script(long n, uint32_t role, size_t piece, SessionRun *run) {
             for (size_t at = 0; at < len || (act->doing == DO_END && at == 0); at += piece) {
                 size_t size = len - at < piece ? len - at : piece;
                 JsonRpcBatch batch;
-                JsonRpcStatus status = act->doing == DO_END ? jsonrpc_session_end(session, &batch)
-                                                            : jsonrpc_session_feed(session, text + at, size, &batch);
+                JsonRpcStatus status = act->doing == DO_END ? reading_end(session, &batch)
+                                                            : reading_feed(session, text + at, size, &batch);
                 bool repeated = status == JSONRPC_STATUS_OUT_OF_MEMORY;
                 if (repeated) {
                     failed_calls[act->doing]++;
                     check(batch.count == 0 && batch.items == NULL, "jsonrpc_session_feed/end", name, n,
                           "an empty batch on failure");
-                    AGAIN(status = act->doing == DO_END ? jsonrpc_session_end(session, &batch)
-                                                        : jsonrpc_session_feed(session, text + at, size, &batch));
+                    AGAIN(status = act->doing == DO_END ? reading_end(session, &batch)
+                                                        : reading_feed(session, text + at, size, &batch));
                 }
                 check(status == JSONRPC_STATUS_OK, "jsonrpc_session_feed/end", name, n, "status %u",
                       (unsigned)status);
@@ -644,8 +690,8 @@ static void run_script(long n, uint32_t role, size_t piece, SessionRun *run) {
             }
         }
     }
-    run->outstanding = jsonrpc_session_outstanding(session);
-    jsonrpc_session_free(session);
+    run->outstanding = reading_outstanding(session);
+    reading_free(session);
 }
 
 /* Lines dropped on the repetition of a failed feed or end. */
@@ -654,9 +700,15 @@ static long dropped_on_repetition;
 static bool same_outcome(const Outcome *got, const Outcome *want) {
     bool same = got->number == want->number && got->len == want->len && got->kind == want->kind;
     if (same && got->action == want->action && got->text == want->text) return true;
-    /* The one change a repeated feed or end may make. */
+    /* The one change a repeated feed or end may make, as the header says
+     * ("it may have marked requests answered by responses among them"): a
+     * response whose request the failed call marked answered is dropped on
+     * the repetition, where it was substituted, attributed or (a server
+     * reading a response) forwarded. */
+    bool response = want->kind == JSONRPC_KIND_RESPONSE || want->kind == JSONRPC_KIND_INVALID_RESPONSE;
     same = same && got->repeated && got->kind != 0 &&
-           (want->action == JSONRPC_ACTION_SUBSTITUTE || want->action == JSONRPC_ACTION_ATTRIBUTE) &&
+           (want->action == JSONRPC_ACTION_SUBSTITUTE || want->action == JSONRPC_ACTION_ATTRIBUTE ||
+            (want->action == JSONRPC_ACTION_FORWARD && response)) &&
            got->action == JSONRPC_ACTION_DROP && got->text == 0;
     dropped_on_repetition += same;
     return same;
@@ -670,23 +722,25 @@ static void session_failures(uint32_t role, size_t piece) {
     run_script(0, role, piece, &want);
     long count = allocations;
     pause_watch();
-    check(want.made && live_count == 0 && want.count > 10 && want.count < MAX_OUTCOMES, "the session", "the script",
-          0, "a clean run (%zu outcomes)", want.count);
+    const char *what = on_relay ? "the relay" : "the session";
+    check(want.made && live_count == 0 && want.count > 10 && want.count < MAX_OUTCOMES, what, "the script", 0,
+          "a clean run (%zu outcomes)", want.count);
     for (long n = 1; n <= count; n++) {
         memset(&got, 0, sizeof got);
         watch(n);
         run_script(n, role, piece, &got);
         pause_watch();
-        check(live_count == 0, "the session", "the script", n, "%ld blocks live after the free", live_count);
+        check(live_count == 0, what, "the script", n, "%ld blocks live after the free", live_count);
         if (got.made) {
             bool same = got.count == want.count && got.outstanding == want.outstanding;
             for (size_t i = 0; same && i < got.count; i++) same = same_outcome(&got.items[i], &want.items[i]);
-            check(same, "the session", "the script", n, "outcomes differ after a failed call");
+            check(same, what, "the script", n, "outcomes differ after a failed call");
         }
         total_failures++;
     }
-    printf("the session (%s, %s, %zu-byte pieces): %ld allocations over the script, each failed in turn\n",
-           jsonrpc_role_name(role), jsonrpc_profile_name(profile), piece, total_failures - before);
+    printf("%s (%s, %s, %zu-byte pieces): %ld allocations over the script, each failed in turn\n",
+           what, jsonrpc_role_name(role), jsonrpc_profile_name(profile), piece,
+           total_failures - before);
 }
 
 /* jsonrpc_session_new alone: NULL, or a session, and nothing left after
@@ -697,6 +751,17 @@ static uint64_t call_session_new(const Input *in, long n) {
     JsonRpcSession *session = jsonrpc_session_new(JSONRPC_ROLE_CLIENT, profile, 0);
     uint64_t print = session != NULL ? 1 : OUT_OF_MEMORY;
     jsonrpc_session_free(session);
+    return print;
+}
+
+/* jsonrpc_relay_new alone: NULL, or a relay, and nothing left after its
+ * free. */
+static uint64_t call_relay_new(const Input *in, long n) {
+    (void)in;
+    (void)n;
+    JsonRpcRelay *relay = jsonrpc_relay_new(profile, 0);
+    uint64_t print = relay != NULL ? 1 : OUT_OF_MEMORY;
+    jsonrpc_relay_free(relay);
     return print;
 }
 
@@ -752,8 +817,18 @@ int main(void) {
             session_failures(role, 4096);
             session_failures(role, 29);
         }
-        printf("session calls that failed (%s): sent %ld, feed %ld, end %ld, refused %ld; lines substituted or "
-               "attributed in a clean run but dropped when a failed call was repeated: %ld\n",
+        /* The relay: made alone, then the script through a two-way relay. */
+        made = each_failure("jsonrpc_relay_new", &inputs[0], call_relay_new);
+        printf("jsonrpc_relay_new (%s): %ld allocations, each failed in turn\n", jsonrpc_profile_name(profile), made);
+        on_relay = true;
+        for (uint32_t role = JSONRPC_ROLE_SERVER; role <= JSONRPC_ROLE_CLIENT; role++) {
+            session_failures(role, 4096);
+            session_failures(role, 29);
+        }
+        on_relay = false;
+        printf("session and relay calls that failed (%s): sent %ld, feed %ld, end %ld, refused %ld; responses "
+               "substituted, attributed or forwarded in a clean run but dropped when a failed call was repeated: "
+               "%ld\n",
                jsonrpc_profile_name(profile), failed_calls[DO_SENT], failed_calls[DO_FEED], failed_calls[DO_END],
                failed_calls[DO_REFUSED], dropped_on_repetition);
         dropped_on_repetition = 0;

@@ -52,10 +52,15 @@ static JsonRpcBatch one_line(JsonRpcRelay *relay, uint32_t dir, const char *text
     return batch;
 }
 
-static void check_decision(JsonRpcDecision *d, uint32_t action, Text want) {
+/* SPEC 10.4: the notes of a refusal. */
+#define REFUSED_NOTE "the receiving SDK's decoder refused it"
+#define REFUSED_AGAIN_NOTE "the receiving SDK's decoder refused the substitute too"
+
+static void check_decision(JsonRpcDecision *d, uint32_t action, Text want, const char *note) {
     check_enum("refused action", ACTIONS, d->action, action);
     check_text("refused text", (JsonRpcStr){d->text.ptr, d->text.len}, want);
-    check(d->note != NULL, "a refusal's decision has no note");
+    check(d->note != NULL && strcmp(d->note, note) == 0, "the note is \"%s\", expected \"%s\"",
+          d->note == NULL ? "(NULL)" : d->note, note);
     jsonrpc_string_free(&d->text);
 }
 
@@ -164,8 +169,14 @@ static void check_both_directions(void) {
           "wrote: status");
     check(jsonrpc_relay_outstanding(relay, S) == 1, "the host's reply is not awaited");
     set_context("relay: the host's error with a null id, given to it");
-    one_line(relay, S, ERROR_NULL_ID "\n", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE, exact(ATTRIBUTED_S1));
+    JsonRpcBatch attributed =
+        one_line(relay, S, ERROR_NULL_ID "\n", JSONRPC_KIND_RESPONSE, JSONRPC_ACTION_ATTRIBUTE, exact(ATTRIBUTED_S1));
     check(jsonrpc_relay_outstanding(relay, S) == 0, "still awaited");
+    set_context("relay: a batch's own texts outlive the other direction's calls");
+    one_line(relay, H, BAD_RESULT_7 "\n", JSONRPC_KIND_INVALID_RESPONSE, JSONRPC_ACTION_DROP, NO_TEXT);
+    if (check(attributed.count == 1, "no batch kept")) {
+        check_text("the first batch's attributed text", attributed.items[0].action_text, exact(ATTRIBUTED_S1));
+    }
     set_context("relay: a batch from the host is answered, and changes no side");
     one_line(relay, S, "[" REQ_7 "]\n", JSONRPC_KIND_BATCH, JSONRPC_ACTION_ANSWER, exact(BATCH_REPLY_FOR("7")));
     check(jsonrpc_relay_outstanding(relay, S) == 0 && jsonrpc_relay_outstanding(relay, H) == 0, "a side changed");
@@ -194,7 +205,7 @@ static void check_refusals(void) {
     if (check(jsonrpc_relay_refused(relay, S, (const uint8_t *)REQUEST_1, strlen(REQUEST_1), &d) ==
                   JSONRPC_STATUS_OK,
               "status")) {
-        check_decision(&d, JSONRPC_ACTION_ANSWER, exact(REFUSED_REPLY_FOR("1")));
+        check_decision(&d, JSONRPC_ACTION_ANSWER, exact(REFUSED_REPLY_FOR("1")), REFUSED_NOTE);
     }
     check(jsonrpc_relay_outstanding(relay, H) == 0, "a request the relay answered is still awaited");
     set_context("relay: a response written answers the request handed on");
@@ -205,14 +216,14 @@ static void check_refusals(void) {
     set_context("relay: the host's SDK refused a response");
     if (check(jsonrpc_relay_refused(relay, H, (const uint8_t *)RESULT_9, strlen(RESULT_9), &d) == JSONRPC_STATUS_OK,
               "status")) {
-        check_decision(&d, JSONRPC_ACTION_SUBSTITUTE, exact(SUBSTITUTE_FOR("9")));
+        check_decision(&d, JSONRPC_ACTION_SUBSTITUTE, exact(SUBSTITUTE_FOR("9")), REFUSED_NOTE);
     }
     set_context("relay: the host's SDK refused the substitute too");
     const char *substitute = SUBSTITUTE_FOR("9");
     if (check(jsonrpc_relay_refused(relay, H, (const uint8_t *)substitute, strlen(substitute), &d) ==
                   JSONRPC_STATUS_OK,
               "status")) {
-        check_decision(&d, JSONRPC_ACTION_DROP, NO_TEXT);
+        check_decision(&d, JSONRPC_ACTION_DROP, NO_TEXT, REFUSED_AGAIN_NOTE);
     }
     jsonrpc_relay_free(relay);
 }

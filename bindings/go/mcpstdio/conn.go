@@ -202,13 +202,19 @@ func (c *conn) send(incoming chan<- msgOrErr, m msgOrErr) bool {
 // where the library says.
 func (c *conn) do(ln *envelope.Line) jsonrpc.Message {
 	text := ln.ActionText
-	switch ln.Action.Goes(c.dir) {
+	if text == nil && ln.Action == envelope.ActionForward {
+		// A copy: the line's bytes are the relay's only until its next
+		// chunk, and the message may keep some of them (params).
+		text = bytes.Clone(ln.Bytes)
+	}
+	to := ln.Action.Goes(c.dir)
+	if text == nil {
+		// Only a forward stands for the line itself: an action of the
+		// library's with no text goes nowhere but the log.
+		to = 0
+	}
+	switch to {
 	case c.dir:
-		if text == nil {
-			// A copy: the line's bytes are the relay's only until its
-			// next chunk, and the message may keep some of them (params).
-			text = bytes.Clone(ln.Bytes)
-		}
 		if ln.Action != envelope.ActionForward {
 			c.record(ln, "jsonrpc-envelope: line replaced before the SDK")
 		}
@@ -252,7 +258,12 @@ func (c *conn) handOn(ln *envelope.Line, data []byte) jsonrpc.Message {
 			args = append(args, "session_error", rerr.Error())
 		}
 		c.logger.Error(what, args...)
-		switch d.Action.Goes(c.dir) {
+		to := d.Action.Goes(c.dir)
+		if d.Text == nil {
+			// An action of the library's with no text goes nowhere.
+			to = 0
+		}
+		switch to {
 		case c.back:
 			if err := c.writeLine(d.Text); err != nil {
 				c.logger.Warn("jsonrpc-envelope: the reply could not be written", "stream", c.stream,

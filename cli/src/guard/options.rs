@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use jsonrpc_envelope::{Action, Profile};
 
-use crate::args;
+use crate::values;
 
 /// The profile the guard reads lines by unless told otherwise (SPEC §10).
 pub const DEFAULT_PROFILE: Profile = Profile::Mcp;
@@ -22,7 +22,7 @@ pub struct GuardOptions {
     /// The rules lines are read by: the MCP profile (SPEC section 10) keeps
     /// from each side what no MCP SDK reads; the JSON-RPC one is for peers
     /// that are not MCP
-    #[arg(long, value_name = "NAME", value_parser = args::profile(), default_value = DEFAULT_PROFILE.name())]
+    #[arg(long, value_name = "NAME", value_parser = values::profile(), default_value = DEFAULT_PROFILE.name())]
     pub profile: Profile,
 
     /// Append one JSON object per line seen to FILE (a new FILE is created
@@ -53,8 +53,8 @@ pub struct GuardOptions {
     #[arg(
         long,
         value_name = "BYTES",
-        value_parser = args::max_line,
-        help = args::max_line_help(
+        value_parser = values::max_line,
+        help = values::max_line_help(
             "Longest line; a longer one is never held whole: dropped as it arrives, or, in the MCP profile, \
              answered or substituted by the id its first bytes hold"
         ),

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use jsonrpc_envelope::Profile;
 
 use super::judge::Grade;
-use crate::args;
+use crate::values;
 
 /// What to probe, and how.
 #[derive(Debug, Clone, Args)]
@@ -42,7 +42,7 @@ session that cannot be opened (with --json, a JSON object with `error`)."
 )]
 pub struct Options {
     /// The rules the replies owed are decided by
-    #[arg(long, value_name = "NAME", value_parser = args::profile(), default_value = Profile::Mcp.name())]
+    #[arg(long, value_name = "NAME", value_parser = values::profile(), default_value = Profile::Mcp.name())]
     pub profile: Profile,
 
     /// Which MCP era to speak: `auto` opens with server/discover and falls

@@ -103,8 +103,12 @@ class Lines {
   #take(line) {
     if (line.action !== Action.FORWARD) this.#log(record(this.#role, line));
     const to = goes(line.action, this.#read);
-    if (to === this.#read) this.#handOn(line, line.actionText ?? line.line);
-    else if (to === this.#back) this.#answer(line.actionText);
+    // Only a forward stands for the line itself; any other text is the
+    // library's, and an action without one goes nowhere.
+    const text = line.action === Action.FORWARD ? (line.actionText ?? line.line) : line.actionText;
+    if (text == null) return;
+    if (to === this.#read) this.#handOn(line, text);
+    else if (to === this.#back) this.#answer(text);
     // else dropped or diverted: the record is all
   }
 
@@ -132,8 +136,9 @@ class Lines {
         const decision = this.#relay.refused(this.#read, bytes);
         this.#log(record(this.#role, line, { decision, error }));
         const to = goes(decision.action, this.#read);
+        if (decision.text == null) return;
         if (to === this.#read) {
-          bytes = decision.text ?? bytes;
+          bytes = decision.text;
           continue;
         }
         if (to === this.#back) this.#answer(decision.text);

@@ -20,7 +20,7 @@ from typing import Any, AsyncIterator, Optional, TextIO, Tuple
 import anyio
 import anyio.lowlevel
 
-from .. import Direction, Profile, Relay, Role
+from .. import Action, Direction, Profile, Relay, Role, goes
 from ._lines import Lines, logger
 from . import _sdk as sdk
 
@@ -66,7 +66,7 @@ async def stdio_client(
     # reads; what the SDK writes to the server's stdin goes the other way.
     relay = Relay(Profile.MCP, max_line=max_line)
     read = Direction.read_by(Role.CLIENT)
-    written = Direction.read_by(Role.SERVER)
+    written = goes(Action.ANSWER, read)  # the way back: where the library's answers go
     try:
         command = await sdk._get_executable_command(server.command)
 

@@ -21,7 +21,7 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from .. import DEFAULT_CHUNK_SIZE, Direction, Profile, Relay, Role
+from .. import DEFAULT_CHUNK_SIZE, Action, Direction, Profile, Relay, Role, goes
 from ._lines import Lines
 from ._sdk import (
     MCPServer,
@@ -99,7 +99,7 @@ async def stdio_server(
     # what the SDK writes to stdout goes the other way, to the host.
     relay = Relay(Profile.MCP, max_line=max_line)
     read = Direction.read_by(Role.SERVER)
-    written = Direction.read_by(Role.CLIENT)
+    written = goes(Action.ANSWER, read)  # the way back: where the library's answers go
     try:
         if not stdin:
             stdin_buffer, restore_stdin = _claim_fd(0, sys.stdin, "rb", _open_stdin_diversion)

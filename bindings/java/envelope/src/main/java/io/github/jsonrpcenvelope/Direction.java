@@ -38,11 +38,6 @@ public enum Direction {
         }
     }
 
-    /** The other direction: the way back to a line's sender. */
-    public Direction other() {
-        return this == TO_SERVER ? TO_HOST : TO_SERVER;
-    }
-
     /** The constant of a C ABI value. */
     public static Direction of(int value) {
         return VALUES.of(value);

@@ -101,7 +101,7 @@ class StressTest {
                 try (Relay r = new Relay(Profile.MCP)) {
                     Direction d = Direction.readBy(roles[i % 2]);
                     r.feed(d, line);
-                    r.wrote(d.other(), line);
+                    r.wrote(Action.ANSWER.goes(d).orElseThrow(), line);
                     r.refused(d, line);
                     r.end(d);
                 }

@@ -57,7 +57,8 @@ final class SessionPump {
             Consumer<JSONRPCMessage> sdk) {
         this.relay = relay;
         this.read = Direction.readBy(role);
-        this.written = read.other();
+        // The way back to the line's sender: where the library sends an answer.
+        this.written = Action.ANSWER.goes(read).orElseThrow();
         this.jsonMapper = jsonMapper;
         this.stream = stream;
         this.logger = logger;
@@ -81,8 +82,14 @@ final class SessionPump {
 
     private void handle(Line line) {
         Optional<Direction> to = line.action().goes(read);
-        // The decision's text, or the line itself (a FORWARD without one).
-        String text = line.actionText().orElseGet(line::text);
+        // The decision's text, or the line itself (only a FORWARD without
+        // one); an action of the library's with no text goes nowhere.
+        Optional<String> given = line.action() == Action.FORWARD ? Optional.of(line.actionText().orElseGet(line::text))
+                : line.actionText();
+        if (given.isEmpty()) {
+            to = Optional.empty();
+        }
+        String text = given.orElse("");
         if (to.equals(Optional.of(read))) {
             if (line.action() != Action.FORWARD) {
                 record(line, "jsonrpc-envelope: line replaced before the SDK");
@@ -109,8 +116,11 @@ final class SessionPump {
             } catch (Exception e) {
                 Decision d = relay.refused(read, text);
                 logRefusal(line, text, e, d, refusals);
+                if (d.text().isEmpty()) {
+                    return; // an action of the library's with no text goes nowhere
+                }
                 Optional<Direction> to = d.action().goes(read);
-                String instead = d.text().orElse(text);
+                String instead = d.text().get();
                 if (to.equals(Optional.of(written))) {
                     writeBack(line, instead);
                 } else if (to.equals(Optional.of(read))) {
