@@ -220,11 +220,13 @@ test-lint: setup-lint setup-picture
 	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
 
 # Unit tests, vectors through the Rust API and the C ABI, header drift,
-# exported symbols, the CLI, JSONTestSuite.
+# exported symbols, the CLI, JSONTestSuite; the MCP profile against its
+# independent reference, on the vectors and on random MCP-shaped lines.
 # --show-output shows which CPU-feature paths a test skipped on this machine.
 test-rust: setup-rust
 	$(CARGO) test -- --show-output
 	$(PYTHON) tests/vectors/mcp_reference.py --check
+	$(PYTHON) tests/vectors/mcp_reference.py --against target/debug/jsonrpc-envelope
 
 # The C test (the vectors of both profiles one line at a time and streamed
 # through the reader at every chunk size and through sessions, the reader's

@@ -1,8 +1,10 @@
 //! Arbitrary bytes, at every offset in a 64-byte block: the structural
 //! scanner (with each set of byte classes the CPU has, SWAR, and byte by
 //! byte, each with its UTF-8 check) takes exactly the lines that are UTF-8
-//! and that the stepwise scanner finds valid, with the same root and
-//! top-level members.
+//! and that the stepwise scanner finds valid, with the same root, depth,
+//! huge numbers and members (those of opened objects too), and the facts
+//! it reports for the MCP rules (a backslash, a surrogate escape, control
+//! whitespace) as simple references find them.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

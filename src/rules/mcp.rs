@@ -1,9 +1,11 @@
 //! The MCP profile (SPEC §10): the rules MCP adds to JSON-RPC, applied to
 //! the lines sections 2 to 4 call `request`, `notification` and `response`,
 //! so that what the profile calls a message every official MCP SDK reads.
-//! Pure functions of the line and its top-level members; the values they
-//! look inside (`params`, `params._meta`, `error`) are scanned again, alone,
-//! only when the line's other rules have passed.
+//! Pure functions of the line, its members and what its one scan found:
+//! the members inside `params`, `params._meta` and `error`, how deep it
+//! nests, whether a number is beyond a double. A second look at the line
+//! only where the scan says a string may escape a surrogate, to see
+//! whether one is lone.
 
 use std::fmt;
 use std::sync::LazyLock;
@@ -12,10 +14,9 @@ use memchr::memmem::Finder;
 
 use super::members::Members;
 use super::{Kind, with_article};
-use crate::scan::{self, Scanned, TopLevel, Value, ValueKind};
+use crate::scan::{Scanned, Value, ValueKind};
 
-/// The searchers for `_meta` and for `\u`, made once.
-static META: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"_meta"));
+/// The searcher for `\u`, made once.
 static ESCAPED_UNIT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\u"));
 
 /// How deep an MCP message may nest, its root object counted: rmcp's
@@ -177,8 +178,8 @@ pub(crate) enum Verdict {
 pub(crate) fn check(kind: Kind, scanned: &Scanned<'_>, members: &Members, jsonrpc_2_0: bool) -> Verdict {
     let line = scanned.text;
     let too_deep = || scanned.depth > MAX_DEPTH;
-    let lone = || scanned.escapes && has_lone_surrogate(line);
-    let huge = || scanned.big_numbers && has_huge_number(line);
+    let lone = || scanned.surrogates && has_lone_surrogate(line);
+    let huge = || scanned.huge_number;
     match kind {
         Kind::Request | Kind::Notification => request(kind == Kind::Notification, line, members, jsonrpc_2_0)
             .or_else(|| too_deep().then_some(RequestFault::TooDeep))
@@ -210,19 +211,12 @@ fn request(notification: bool, line: &str, members: &Members, jsonrpc_2_0: bool)
     if params.kind != ValueKind::Object {
         return Some(RequestFault::Params(params.kind));
     }
-    // Most params name no `_meta`: a search at memory speed spares them
-    // a second scan (the name may also be written with escapes).
-    let text = params.raw(line).as_bytes();
-    if META.find(text).is_none() && memchr::memchr(b'\\', text).is_none() {
-        return None;
-    }
-    let meta = member(params.raw(line), "_meta")?;
+    let meta = members.meta?;
     if meta.kind != ValueKind::Object {
         return Some(RequestFault::Meta(meta.kind));
     }
-    let meta_text = meta.raw(params.raw(line));
-    let token = member(meta_text, "progressToken")?;
-    mcp_id(token, meta_text).err().map(RequestFault::ProgressToken)
+    let token = members.progress_token?;
+    mcp_id(token, line).err().map(RequestFault::ProgressToken)
 }
 
 fn response(line: &str, members: &Members, jsonrpc_2_0: bool) -> Option<ResponseFault> {
@@ -245,121 +239,28 @@ fn response(line: &str, members: &Members, jsonrpc_2_0: bool) -> Option<Response
     match (members.result, members.error) {
         (Some(result), None) => (result.kind != ValueKind::Object).then_some(ResponseFault::Result(result.kind)),
         (None, Some(error)) if error.kind != ValueKind::Object => Some(ResponseFault::Error(error.kind)),
-        (None, Some(error)) => error_object(error.raw(line)),
+        (None, Some(_)) => error_object(line, members),
         _ => Some(ResponseFault::Members),
     }
 }
 
-/// Rule (d) for an `error` object, `text` as it stands in the line.
-fn error_object(text: &str) -> Option<ResponseFault> {
-    let mut wanted = Wanted::new(["code", "message"]);
-    scan_members(text, &mut wanted);
-    let [code, message] = wanted.found;
-    let Some(code) = code else { return Some(ResponseFault::NoCode) };
-    if let Err(what) = error_code(code, text) {
+/// Rule (d) for an `error` object, whose members the scan opened.
+fn error_object(line: &str, members: &Members) -> Option<ResponseFault> {
+    let Some(code) = members.code else { return Some(ResponseFault::NoCode) };
+    if let Err(what) = error_code(code, line) {
         return Some(ResponseFault::Code(what));
     }
-    let Some(message) = message else { return Some(ResponseFault::NoMessage) };
+    let Some(message) = members.message else { return Some(ResponseFault::NoMessage) };
     (message.kind != ValueKind::String).then_some(ResponseFault::Message(message.kind))
-}
-
-/// The value of the member `name` of the object `text`, if it has one.
-fn member(text: &str, name: &'static str) -> Option<Value> {
-    let mut wanted = Wanted::new([name]);
-    scan_members(text, &mut wanted);
-    let [value] = wanted.found;
-    value
-}
-
-/// Finds the members of `text`, an object the line's own scan found valid.
-/// A short one is walked without being validated again, which costs less
-/// than a second scan; a long one is scanned again, at the scanner's speed.
-/// A failure (memory for nesting over a thousand levels deep) leaves the
-/// members unfound: such a value is then read as having none of them.
-fn scan_members<const N: usize>(text: &str, wanted: &mut Wanted<N>) {
-    let found = match text.len() <= WALKED {
-        true => walk_members(text.as_bytes(), wanted).is_some(),
-        false => scan::scan(text.as_bytes(), wanted).is_ok(),
-    };
-    if !found {
-        wanted.found = [None; N];
-    }
-}
-
-/// The longest object `scan_members` walks rather than scans.
-const WALKED: usize = 2048;
-
-/// The members of `b`, a valid JSON object, reported to `wanted`.
-fn walk_members<const N: usize>(b: &[u8], wanted: &mut Wanted<N>) -> Option<()> {
-    let space = |mut at: usize| {
-        while b.get(at).is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
-            at += 1;
-        }
-        at
-    };
-    let mut at = space(0);
-    if b.get(at) != Some(&b'{') {
-        return None;
-    }
-    at = space(at + 1);
-    if b.get(at) == Some(&b'}') {
-        return Some(());
-    }
-    loop {
-        let (name_end, escaped) = scan::string_end(b, at + 1).ok()?;
-        let name = wanted.wants(b.get(at + 1..name_end - 1)?, escaped);
-        let start = space(space(name_end) + 1);
-        let end = value_end(b, start)?;
-        if let Some(name) = name {
-            let kind = ValueKind::starting_with(b[start]);
-            wanted.value(name, Value { span: scan::Span { offset: start, len: end - start }, kind });
-        }
-        at = space(end);
-        match b.get(at)? {
-            b',' => at = space(at + 1),
-            _ => return Some(()),
-        }
-    }
-}
-
-/// Where the valid JSON value at `start` of `b` ends.
-fn value_end(b: &[u8], start: usize) -> Option<usize> {
-    match b.get(start)? {
-        b'"' => Some(scan::string_end(b, start + 1).ok()?.0),
-        b'{' | b'[' => {
-            let (mut depth, mut at) = (0usize, start);
-            loop {
-                match b.get(at)? {
-                    b'"' => {
-                        at = scan::string_end(b, at + 1).ok()?.0;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(at + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                at += 1;
-            }
-        }
-        _ => {
-            let mut at = start;
-            while b.get(at).is_some_and(|c| !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
-                at += 1;
-            }
-            Some(at)
-        }
-    }
 }
 
 /// Whether `value` (in `line`) is an MCP id (SPEC §10.1).
 pub(super) fn mcp_id(value: Value, line: &str) -> Result<(), What> {
     match value.kind {
-        ValueKind::String if has_lone_surrogate(value.inner(line)) => Err(What::LoneSurrogate),
+        // Only an escape can make a lone surrogate; most ids have none.
+        ValueKind::String if value.inner(line).contains('\\') && has_lone_surrogate(value.inner(line)) => {
+            Err(What::LoneSurrogate)
+        }
         ValueKind::String => Ok(()),
         _ => mcp_integer(value, line),
     }
@@ -375,8 +276,9 @@ fn mcp_integer(value: Value, line: &str) -> Result<(), What> {
         return Err(What::FractionOrExponent);
     }
     const MAX_SAFE: u64 = (1 << 53) - 1;
-    // JSON has no leading zeros, so more than 16 digits is beyond.
-    match digits.len() <= 16 && digits.parse::<u64>().is_ok_and(|n| n <= MAX_SAFE) {
+    // JSON has no leading zeros, so 15 digits are below 2^53 - 1 (a 16
+    // digit number) and more than 16 are beyond.
+    match digits.len() <= 15 || digits.len() == 16 && digits.parse::<u64>().is_ok_and(|n| n <= MAX_SAFE) {
         true => Ok(()),
         false => Err(What::BeyondSafe),
     }
@@ -395,35 +297,6 @@ fn error_code(value: Value, line: &str) -> Result<(), What> {
         true => Ok(()),
         false => Err(What::BeyondI32),
     }
-}
-
-/// Whether a number of the valid JSON text `line` is beyond a double's
-/// range: read as a double (rounded to the nearest), it is infinite, which
-/// decoders that read numbers as doubles (serde_json, so rmcp) refuse.
-fn has_huge_number(line: &str) -> bool {
-    let b = line.as_bytes();
-    let mut at = 0;
-    while at < b.len() {
-        match b[at] {
-            b'"' => match scan::string_end(b, at + 1) {
-                Ok((end, _)) => at = end,
-                Err(_) => return false, // not reached: the line is valid
-            },
-            b'-' | b'0'..=b'9' => {
-                let end = at
-                    + b[at..]
-                        .iter()
-                        .take_while(|&&c| matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
-                        .count();
-                if line[at..end].parse::<f64>().is_ok_and(f64::is_infinite) {
-                    return true;
-                }
-                at = end;
-            }
-            _ => at += 1,
-        }
-    }
-    false
 }
 
 /// Whether a JSON string's text between its quotes (escapes not decoded),
@@ -461,60 +334,9 @@ fn has_lone_surrogate(raw: &str) -> bool {
     false
 }
 
-/// The members named `names` of one object, each with its last value.
-struct Wanted<const N: usize> {
-    names: [&'static str; N],
-    found: [Option<Value>; N],
-}
-
-impl<const N: usize> Wanted<N> {
-    fn new(names: [&'static str; N]) -> Wanted<N> {
-        Wanted { names, found: [None; N] }
-    }
-}
-
-impl<const N: usize> TopLevel for Wanted<N> {
-    type Wanted = usize;
-
-    fn wants(&mut self, raw: &[u8], escapes: bool) -> Option<usize> {
-        let raw = std::str::from_utf8(raw).ok()?;
-        self.names
-            .iter()
-            .position(|name| raw == *name || (escapes && raw.contains('\\') && super::decodes_to(raw, name)))
-    }
-
-    fn value(&mut self, at: usize, value: Value) {
-        self.found[at] = Some(value);
-    }
-
-    fn clear(&mut self) {
-        self.found = [None; N];
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_walk_finds_the_members_a_scan_finds() {
-        let objects = [
-            r#"{}"#,
-            r#" { "a" : 1 , "_meta" : { "x" : [1, {"_meta": 2}] } , "b":"\"}" } "#,
-            r#"{"_meta":null,"_meta":{"progressToken":"t"}}"#,
-            r#"{"\u005fmeta":[],"code":-1e3,"message":"m\\","data":{"code":1}}"#,
-            r#"{"s":"]}[{","_meta":true,"n":-0.5e-3}"#,
-            r#"{"deep":[[[[[[{"a":"}"}]]]]]],"code":"x"}"#,
-        ];
-        for text in objects {
-            for names in [["_meta", "code"], ["message", "progressToken"], ["a", "b"]] {
-                let (mut walked, mut scanned) = (Wanted::new(names), Wanted::new(names));
-                assert!(walk_members(text.as_bytes(), &mut walked).is_some(), "{text}");
-                assert!(scan::scan(text.as_bytes(), &mut scanned).is_ok());
-                assert_eq!(walked.found, scanned.found, "{text} {names:?}");
-            }
-        }
-    }
 
     #[test]
     fn lone_surrogates_are_found_and_pairs_are_not() {

@@ -1,6 +1,8 @@
 //! The members of a JSON-RPC envelope: which names the rules read, and the
 //! value each last had. The scanner reports every member of a root object;
-//! this is the reader that keeps ours.
+//! this is the reader that keeps ours. For the MCP profile it also opens
+//! `params` and `error`, so that `params._meta`, its `progressToken`, and
+//! `error.code` and `error.message` come from the line's one scan.
 
 use crate::scan::{self, TopLevel, Value};
 
@@ -13,6 +15,14 @@ pub(crate) enum Name {
     Result,
     Error,
     Jsonrpc,
+    /// `params._meta`.
+    Meta,
+    /// `params._meta.progressToken`.
+    ProgressToken,
+    /// `error.code`.
+    Code,
+    /// `error.message`.
+    Message,
 }
 
 /// The longest name we read is 7 characters, at most 6 bytes each when
@@ -86,6 +96,35 @@ impl Name {
     }
 }
 
+/// The name of a member of an opened object, where it is one that `object`
+/// holds and the MCP rules read. Compared as `Name::of_raw` compares.
+#[inline(always)]
+fn inner(object: Name, raw: &[u8], escapes: bool) -> Option<Name> {
+    let plain = match (object, raw) {
+        (Name::Params, b"_meta") => Some(Name::Meta),
+        (Name::Meta, b"progressToken") => Some(Name::ProgressToken),
+        (Name::Error, b"code") => Some(Name::Code),
+        (Name::Error, b"message") => Some(Name::Message),
+        _ => None,
+    };
+    match plain {
+        None if escapes && raw.contains(&b'\\') => inner_escaped(object, raw),
+        name => name,
+    }
+}
+
+#[cold]
+fn inner_escaped(object: Name, raw: &[u8]) -> Option<Name> {
+    let names: &[(&str, Name)] = match object {
+        Name::Params => &[("_meta", Name::Meta)],
+        Name::Meta => &[("progressToken", Name::ProgressToken)],
+        Name::Error => &[("code", Name::Code), ("message", Name::Message)],
+        _ => &[],
+    };
+    let raw = std::str::from_utf8(raw).ok()?;
+    names.iter().find(|(want, _)| super::decodes_to(raw, want)).map(|&(_, name)| name)
+}
+
 /// The members the envelope rules read, each with its last value.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Members {
@@ -101,6 +140,22 @@ pub(crate) struct Members {
     /// One of ours was given twice (the last counts, but a decoder that
     /// types each value may refuse the first).
     pub twice: bool,
+    /// Whether `params`, `params._meta` and `error` are opened (the MCP
+    /// profile's rules read inside them; the JSON-RPC profile's do not).
+    pub opens: bool,
+    /// What the last `params`, its last `_meta`, and the last `error` hold,
+    /// each member with its last value.
+    pub meta: Option<Value>,
+    pub progress_token: Option<Value>,
+    pub code: Option<Value>,
+    pub message: Option<Value>,
+}
+
+impl Members {
+    /// A reader of the members, opening `params` and `error` or not.
+    pub(crate) fn opening(opens: bool) -> Members {
+        Members { opens, ..Members::default() }
+    }
 }
 
 impl TopLevel for Members {
@@ -110,6 +165,26 @@ impl TopLevel for Members {
     fn wants(&mut self, raw: &[u8], escapes: bool) -> Option<Name> {
         let name = Name::of_raw(raw, escapes);
         self.other |= name.is_none();
+        // What an earlier value of the member held is not the last one's.
+        match name {
+            Some(Name::Params) => (self.meta, self.progress_token) = (None, None),
+            Some(Name::Error) => (self.code, self.message) = (None, None),
+            _ => {}
+        }
+        name
+    }
+
+    #[inline(always)]
+    fn opens(&self, name: Name) -> bool {
+        self.opens && matches!(name, Name::Params | Name::Meta | Name::Error)
+    }
+
+    #[inline(always)]
+    fn wants_in(&mut self, object: Name, raw: &[u8], escapes: bool) -> Option<Name> {
+        let name = inner(object, raw, escapes);
+        if name == Some(Name::Meta) {
+            self.progress_token = None;
+        }
         name
     }
 
@@ -123,13 +198,17 @@ impl TopLevel for Members {
             Name::Result => &mut self.result,
             Name::Error => &mut self.error,
             Name::Jsonrpc => &mut self.jsonrpc,
+            Name::Meta => return self.meta = Some(value),
+            Name::ProgressToken => return self.progress_token = Some(value),
+            Name::Code => return self.code = Some(value),
+            Name::Message => return self.message = Some(value),
         };
         self.twice |= slot.is_some();
         *slot = Some(value);
     }
 
     fn clear(&mut self) {
-        *self = Members::default();
+        *self = Members::opening(self.opens);
     }
 }
 

@@ -338,7 +338,7 @@ fn with_bom(rest: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
 
 #[inline(always)]
 fn classify_text(line: &[u8], profile: Profile, bom: bool) -> Result<Classification<'_>, OutOfMemory> {
-    let mut members = Members::default();
+    let mut members = Members::opening(profile == Profile::Mcp);
     Ok(match scan::scan(line, &mut members) {
         Err(ScanError::Parse(error)) if profile == Profile::Mcp => damaged_line(line, error)?,
         Err(ScanError::Parse(error)) => Classification::parse_error(error),
@@ -472,7 +472,7 @@ impl Classification<'_> {
                     || members.twice
                     || edge(line.first())
                     || edge(line.last())
-                    || memchr::memchr(b'\r', line).is_some()
+                    || scanned.control_whitespace && memchr::memchr(b'\r', line).is_some()
                 {
                     self.normal = members.jsonrpc.map(|v| v.span);
                 }

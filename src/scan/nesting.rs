@@ -11,7 +11,7 @@ const INLINE: usize = 16;
 #[derive(Debug, Default)]
 pub(super) struct Nesting {
     depth: usize,
-    /// The deepest level reached since it was made (`clear` keeps it).
+    /// The deepest level reached since it was made or cleared.
     deepest: usize,
     /// Levels `64 * k ..` for the largest `k` with a level open.
     word: u64,
@@ -22,6 +22,7 @@ pub(super) struct Nesting {
 impl Nesting {
     pub fn clear(&mut self) {
         self.depth = 0;
+        self.deepest = 0;
         self.outer.clear();
     }
 
@@ -29,7 +30,7 @@ impl Nesting {
         self.depth == 0
     }
 
-    /// The deepest level reached since it was made.
+    /// The deepest level reached since it was made or cleared.
     pub fn deepest(&self) -> usize {
         self.deepest
     }

@@ -22,12 +22,38 @@ pub(super) fn literal_end(bytes: &[u8], pos: usize, word: &'static [u8]) -> Resu
     Err(unexpected(bytes, pos + matched))
 }
 
-/// Whether the number `token` (valid) may lie beyond a double's range: it
-/// has an exponent, or more digits than a double's largest integer part
-/// (309). Most numbers have neither, and need no closer look.
+/// Whether the number `token` (valid) is beyond a double's range: read as a
+/// double (rounded to the nearest), it is infinite, which decoders that read
+/// numbers as doubles (serde_json, so rmcp) refuse. Most numbers have no
+/// exponent and fewer digits than a double's largest integer part (309):
+/// those cannot be, and need no closer look; of the rest, only one whose
+/// digits before the point and exponent add up past 308 is read as a
+/// double.
 #[inline(always)]
-pub(super) fn may_exceed_double(token: &[u8]) -> bool {
-    token.len() > 309 || token.iter().any(|&b| b | 0x20 == b'e')
+pub(super) fn exceeds_double(token: &[u8]) -> bool {
+    (token.len() > 309 || token.iter().any(|&b| b | 0x20 == b'e')) && past_308(token)
+}
+
+/// The closer look of `exceeds_double`.
+#[cold]
+fn past_308(token: &[u8]) -> bool {
+    let digits = token.iter().skip_while(|&&b| b == b'-').take_while(|b| b.is_ascii_digit()).count() as i64;
+    let exponent = match token.iter().position(|&b| b | 0x20 == b'e') {
+        // At most a few digits matter: an exponent past ±10^9 saturates.
+        Some(e) => {
+            let (negative, digits) = match token.get(e + 1) {
+                Some(b'-') => (true, &token[e + 2..]),
+                Some(b'+') => (false, &token[e + 2..]),
+                _ => (false, &token[e + 1..]),
+            };
+            let value = digits.iter().fold(0i64, |n, &d| (n * 10 + i64::from(d - b'0')).min(1_000_000_000));
+            if negative { -value } else { value }
+        }
+        None => 0,
+    };
+    // Below 10^(digits + exponent) <= 10^308 < f64::MAX: finite for sure.
+    digits + exponent > 308
+        && std::str::from_utf8(token).ok().and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_infinite)
 }
 
 /// Validates `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` at

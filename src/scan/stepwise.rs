@@ -4,23 +4,23 @@
 //! only says that a line is invalid, and this one then names the byte.
 
 use super::nesting::Nesting;
-use super::scalars::{literal_end, may_exceed_double, number_end, unexpected};
-use super::{ParseError, Root, ScanError, Span, TopLevel, Value, ValueKind, string_end};
+use super::scalars::{exceeds_double, literal_end, number_end, unexpected};
+use super::{OPENED_LEVELS, ParseError, Root, ScanError, Span, TopLevel, Value, ValueKind, string_end};
 
 /// Scans `line`, already known to be UTF-8, reporting the members of a root
 /// object to `top`; returns what the whole line holds, how deep it nests
 /// (the root object or array is level 1), and whether a number of it may
 /// lie beyond a double's range.
 pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<(Root, usize, bool), ScanError> {
-    let mut scanner = Scanner { bytes: line, pos: 0, nesting: Nesting::default(), big_numbers: false };
+    let mut scanner = Scanner { bytes: line, pos: 0, nesting: Nesting::default(), deepest: 0, huge_number: false };
     scanner.skip_whitespace();
     let root = match scanner.peek() {
         None => Root::Nothing,
         Some(b'{') => {
-            scanner.top_object(top)?;
+            scanner.object(top, None, 0)?;
             Root::Object
         }
-        Some(_) => match scanner.value()? {
+        Some(_) => match scanner.value(0)? {
             ValueKind::Array => Root::Array,
             scalar => Root::Scalar(scalar),
         },
@@ -29,8 +29,8 @@ pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<(Root, usize
     if scanner.pos != line.len() {
         return Err(scanner.unexpected().into());
     }
-    let depth = scanner.nesting.deepest() + usize::from(root == Root::Object);
-    Ok((root, depth, scanner.big_numbers))
+    let depth = scanner.deepest + usize::from(root == Root::Object);
+    Ok((root, depth, scanner.huge_number))
 }
 
 fn is_whitespace(byte: u8) -> bool {
@@ -41,8 +41,11 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     nesting: Nesting,
+    /// The deepest nesting of the containers read so far, the root not
+    /// counted.
+    deepest: usize,
     /// Whether a number seen may lie beyond a double's range.
-    big_numbers: bool,
+    huge_number: bool,
 }
 
 /// What may come next inside a container.
@@ -80,8 +83,12 @@ impl Scanner<'_> {
         }
     }
 
-    /// The root object, reporting its members to `top`.
-    fn top_object<T: TopLevel>(&mut self, top: &mut T) -> Result<(), ScanError> {
+    /// An object, `level` levels below the root (the root itself is level
+    /// 0), reporting its members to `top`: the root's with `wants`, an
+    /// opened one's (`object` is the member it is the value of) with
+    /// `wants_in`. Recursion is bounded by `OPENED_LEVELS`.
+    fn object<T: TopLevel>(&mut self, top: &mut T, object: Option<T::Wanted>, level: usize) -> Result<(), ScanError> {
+        self.deepest = self.deepest.max(level);
         self.pos += 1;
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
@@ -95,12 +102,22 @@ impl Scanner<'_> {
             }
             let name_start = self.pos + 1;
             self.string()?;
-            let wanted = top.wants(&self.bytes[name_start..self.pos - 1], true);
+            let raw_name = &self.bytes[name_start..self.pos - 1];
+            let wanted = match object {
+                None => top.wants(raw_name, true),
+                Some(object) => top.wants_in(object, raw_name, true),
+            };
             self.skip_whitespace();
             self.expect(b':')?;
             self.skip_whitespace();
             let value_start = self.pos;
-            let kind = self.value()?;
+            let kind = match self.peek() {
+                Some(b'{') if level < OPENED_LEVELS && wanted.is_some_and(|w| top.opens(w)) => {
+                    self.object(top, wanted, level + 1)?;
+                    ValueKind::Object
+                }
+                _ => self.value(level)?,
+            };
             if let Some(wanted) = wanted {
                 let span = Span { offset: value_start, len: self.pos - value_start };
                 top.value(wanted, Value { span, kind });
@@ -117,11 +134,12 @@ impl Scanner<'_> {
         }
     }
 
-    /// Any value; nested containers are validated without recursion.
-    fn value(&mut self) -> Result<ValueKind, ScanError> {
+    /// Any value (of a member of an object `level` levels below the root);
+    /// nested containers are validated without recursion.
+    fn value(&mut self, level: usize) -> Result<ValueKind, ScanError> {
         match self.peek() {
-            Some(b'{') => self.container().map(|()| ValueKind::Object),
-            Some(b'[') => self.container().map(|()| ValueKind::Array),
+            Some(b'{') => self.container(level).map(|()| ValueKind::Object),
+            Some(b'[') => self.container(level).map(|()| ValueKind::Array),
             Some(b'"') => Ok(self.string().map(|()| ValueKind::String)?),
             _ => Ok(self.scalar()?),
         }
@@ -132,7 +150,7 @@ impl Scanner<'_> {
         let (end, kind) = match self.peek() {
             Some(b'-' | b'0'..=b'9') => {
                 let end = number_end(self.bytes, self.pos)?;
-                self.big_numbers |= may_exceed_double(&self.bytes[self.pos..end]);
+                self.huge_number |= exceeds_double(&self.bytes[self.pos..end]);
                 (end, ValueKind::Number)
             }
             Some(b't') => (literal_end(self.bytes, self.pos, b"true")?, ValueKind::Boolean),
@@ -153,8 +171,15 @@ impl Scanner<'_> {
 
     /// An object or array and everything inside it, at any depth. The open
     /// containers live in `self.nesting`, one bit each.
-    fn container(&mut self) -> Result<(), ScanError> {
+    fn container(&mut self, level: usize) -> Result<(), ScanError> {
         self.nesting.clear();
+        self.nested()?;
+        self.deepest = self.deepest.max(level + self.nesting.deepest());
+        Ok(())
+    }
+
+    /// The inside of `container`.
+    fn nested(&mut self) -> Result<(), ScanError> {
         let mut expect = self.open(self.peek() == Some(b'{'))?;
         loop {
             self.skip_whitespace();

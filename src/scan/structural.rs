@@ -13,9 +13,9 @@
 
 use super::byte_classes::ByteClasses;
 use super::nesting::Nesting;
-use super::scalars::{literal_end, may_exceed_double, number_end};
+use super::scalars::{exceeds_double, literal_end, number_end};
 use super::token_starts::{Batch, TokenStarts};
-use super::{Root, Scanned, Span, TopLevel, Value, ValueKind};
+use super::{OPENED_LEVELS, Root, Scanned, Span, TopLevel, Value, ValueKind};
 
 /// When `line` is one valid JSON text in UTF-8: what it holds, with the
 /// members of a root object reported to `top`. `None` when it is not, or
@@ -75,20 +75,20 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
         base: 0,
         bits: 0,
         deepest: 0,
-        big_numbers: false,
+        huge_number: false,
     };
     let root = match tokens.next() {
         None => Root::Nothing,
         Some((_, b'{')) => {
-            top_object(&mut tokens, top)?;
+            object(&mut tokens, top, None, 0)?;
             Root::Object
         }
         Some((_, b'[')) => {
-            container(&mut tokens, false)?;
+            container(&mut tokens, false, 0)?;
             Root::Array
         }
         Some((pos, byte)) => {
-            tokens.big_numbers |= scalar(line, pos, byte)?;
+            tokens.huge_number |= scalar(line, pos, byte)?;
             Root::Scalar(ValueKind::starting_with(byte))
         }
     };
@@ -99,7 +99,16 @@ pub(super) fn scan_with<'a, C: ByteClasses, T: TopLevel>(
     // (`TokenStarts::next_block`), and `ended_cleanly` found no fault.
     let text = unsafe { std::str::from_utf8_unchecked(line) };
     let depth = tokens.deepest + usize::from(root == Root::Object);
-    Some(Scanned { text, root, escapes: tokens.starts.seen_backslash, depth, big_numbers: tokens.big_numbers })
+    let starts = &tokens.starts;
+    Some(Scanned {
+        text,
+        root,
+        escapes: starts.seen_backslash,
+        depth,
+        huge_number: tokens.huge_number,
+        surrogates: starts.seen_surrogate,
+        control_whitespace: starts.seen_control,
+    })
 }
 
 /// The token starts of a line, in order.
@@ -114,10 +123,11 @@ struct Tokens<'a, C: ByteClasses> {
     base: usize,
     /// The starts in that block not yet taken.
     bits: u64,
-    /// The deepest nesting of the containers read so far.
+    /// The deepest nesting of the containers read so far, the root not
+    /// counted.
     deepest: usize,
-    /// Whether a number seen may lie beyond a double's range.
-    big_numbers: bool,
+    /// Whether a number seen is beyond a double's range.
+    huge_number: bool,
 }
 
 impl<C: ByteClasses> Tokens<'_, C> {
@@ -149,10 +159,19 @@ impl<C: ByteClasses> Tokens<'_, C> {
     }
 }
 
-/// The root object, just past its `{`, reporting its members to `top`.
+/// An object just past its `{`, `level` levels below the root (the root
+/// itself is level 0), reporting its members to `top`: the root's with
+/// `wants`, an opened one's (`object` is the member it is the value of)
+/// with `wants_in`.
 #[inline(always)]
-fn top_object<C: ByteClasses, T: TopLevel>(tokens: &mut Tokens<'_, C>, top: &mut T) -> Option<()> {
+fn object<C: ByteClasses, T: TopLevel>(
+    tokens: &mut Tokens<'_, C>,
+    top: &mut T,
+    object: Option<T::Wanted>,
+    level: usize,
+) -> Option<()> {
     let line = tokens.line;
+    tokens.deepest = tokens.deepest.max(level);
     let (mut name, byte) = tokens.next()?;
     if byte == b'}' {
         return Some(());
@@ -165,11 +184,18 @@ fn top_object<C: ByteClasses, T: TopLevel>(tokens: &mut Tokens<'_, C>, top: &mut
         // Only whitespace stands between a string's closing quote and the
         // next token.
         let raw_name = line.get(name + 1..trim_end(line, colon).saturating_sub(1))?;
-        let wanted = top.wants(raw_name, tokens.starts.seen_backslash);
+        let escapes = tokens.starts.seen_backslash;
+        let wanted = match object {
+            None => top.wants(raw_name, escapes),
+            Some(object) => top.wants_in(object, raw_name, escapes),
+        };
         let (start, first) = tokens.next()?;
         match first {
-            b'{' | b'[' => container(tokens, first == b'{')?,
-            _ => tokens.big_numbers |= scalar(line, start, first)?,
+            b'{' if level < OPENED_LEVELS && wanted.is_some_and(|w| top.opens(w)) => {
+                opened(tokens, top, wanted, level + 1)?
+            }
+            b'{' | b'[' => container(tokens, first == b'{', level)?,
+            _ => tokens.huge_number |= scalar(line, start, first)?,
         }
         let (after, byte) = tokens.next()?;
         if let Some(wanted) = wanted {
@@ -184,6 +210,17 @@ fn top_object<C: ByteClasses, T: TopLevel>(tokens: &mut Tokens<'_, C>, top: &mut
     }
 }
 
+/// An opened object (rare: the root's copy of `object` stays inline).
+#[inline(never)]
+fn opened<C: ByteClasses, T: TopLevel>(
+    tokens: &mut Tokens<'_, C>,
+    top: &mut T,
+    member: Option<T::Wanted>,
+    level: usize,
+) -> Option<()> {
+    object(tokens, top, member, level)
+}
+
 /// Where the grammar is in the innermost open container.
 #[derive(Clone, Copy)]
 enum State {
@@ -194,9 +231,10 @@ enum State {
 }
 
 /// An object or array, just past its opening bracket, with everything
-/// inside it, at any depth.
+/// inside it, at any depth; the value of a member of an object `level`
+/// levels below the root.
 #[inline(always)]
-fn container<C: ByteClasses>(tokens: &mut Tokens<'_, C>, object: bool) -> Option<()> {
+fn container<C: ByteClasses>(tokens: &mut Tokens<'_, C>, object: bool, level: usize) -> Option<()> {
     let mut nesting = Nesting::default();
     nesting.push(object).ok()?;
     let mut state = State::Opened;
@@ -226,7 +264,7 @@ fn container<C: ByteClasses>(tokens: &mut Tokens<'_, C>, object: bool) -> Option
             None => {
                 nesting.pop();
                 if nesting.is_empty() {
-                    tokens.deepest = tokens.deepest.max(nesting.deepest());
+                    tokens.deepest = tokens.deepest.max(level + nesting.deepest());
                     return Some(());
                 }
                 state = State::AfterValue;
@@ -250,7 +288,7 @@ fn members<C: ByteClasses>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> Op
         match tokens.next()? {
             (_, b'{') => return Some(Some(true)),
             (_, b'[') => return Some(Some(false)),
-            (pos, byte) => tokens.big_numbers |= scalar(line, pos, byte)?,
+            (pos, byte) => tokens.huge_number |= scalar(line, pos, byte)?,
         }
         match tokens.next()? {
             (_, b',') => name = tokens.next()?,
@@ -269,7 +307,7 @@ fn elements<C: ByteClasses>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> O
         match element {
             (_, b'{') => return Some(Some(true)),
             (_, b'[') => return Some(Some(false)),
-            (pos, byte) => tokens.big_numbers |= scalar(line, pos, byte)?,
+            (pos, byte) => tokens.huge_number |= scalar(line, pos, byte)?,
         }
         match tokens.next()? {
             (_, b',') => element = tokens.next()?,
@@ -281,8 +319,8 @@ fn elements<C: ByteClasses>(tokens: &mut Tokens<'_, C>, first: (usize, u8)) -> O
 
 /// A string, number, `true`, `false` or `null` that starts at `pos` with
 /// `byte`. A string's contents were checked with its blocks' bits, and its
-/// end is where the next token starts. Returns whether it is a number that
-/// may lie beyond a double's range.
+/// end is where the next token starts. Returns whether it is a number
+/// beyond a double's range.
 #[inline(always)]
 fn scalar(line: &[u8], pos: usize, byte: u8) -> Option<bool> {
     let (end, number) = match byte {
@@ -296,7 +334,7 @@ fn scalar(line: &[u8], pos: usize, byte: u8) -> Option<bool> {
     // grammar must have used all of them.
     match line.get(end) {
         Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':' | b'{' | b'[') | None => {
-            Some(number && may_exceed_double(&line[pos..end]))
+            Some(number && exceeds_double(&line[pos..end]))
         }
         Some(_) => None,
     }

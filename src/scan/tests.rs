@@ -10,7 +10,8 @@ fn members(line: &[u8]) -> Vec<(&str, &[u8], ValueKind)> {
     scan(line, &mut all).expect("valid");
     all.members
         .into_iter()
-        .map(|(name, value)| {
+        .filter(|(object, _, _)| object.is_none())
+        .map(|(_, name, value)| {
             let value = value.expect("every member has a value");
             let name = std::str::from_utf8(&name).unwrap().to_owned().leak() as &str;
             (name, value.span.of(line), value.kind)
@@ -106,12 +107,78 @@ fn a_million_levels_need_no_stack() {
         .stack_size(64 * 1024)
         .spawn(move || {
             let mut all = Everything::default();
-            scan(&line, &mut all).map(|_| all.members.iter().map(|(_, v)| v.map(|v| v.kind)).collect::<Vec<_>>())
+            scan(&line, &mut all).map(|_| all.members.iter().map(|(_, _, v)| v.map(|v| v.kind)).collect::<Vec<_>>())
         })
         .unwrap()
         .join()
         .unwrap();
-    assert_eq!(scanned, Ok(vec![Some(ValueKind::String), Some(ValueKind::Object)]));
+    // method, params, and params.a (params opened).
+    assert_eq!(scanned, Ok(vec![Some(ValueKind::String), Some(ValueKind::Object), Some(ValueKind::Array)]));
+}
+
+/// The members of opened objects as (the member it stands in, name as in
+/// the line, value's bytes), in the order asked, from both scanners.
+fn opened(line: &str) -> Vec<(Option<usize>, String, String)> {
+    let report = |all: Everything| -> Vec<_> {
+        all.members
+            .into_iter()
+            .map(|(object, name, value)| {
+                let value = value.expect("every member has a value").span.of(line.as_bytes()).to_vec();
+                (object, String::from_utf8(name).unwrap(), String::from_utf8(value).unwrap())
+            })
+            .collect()
+    };
+    let mut structural = Everything::default();
+    scan(line.as_bytes(), &mut structural).expect("valid");
+    let mut stepwise = Everything::default();
+    stepwise::scan(line.as_bytes(), &mut stepwise).expect("valid");
+    let (structural, stepwise) = (report(structural), report(stepwise));
+    assert_eq!(structural, stepwise, "{line}");
+    structural
+}
+
+#[test]
+fn opened_objects_report_their_members_down_to_two_levels_below_the_root() {
+    let s = |object: Option<usize>, name: &str, value: &str| (object, name.to_owned(), value.to_owned());
+    let line = r#"{"a":1,"p":{"m":{"t":{"deep":{}},"u":[1]},"n":{}} ,"z":[{"q":1}]}"#;
+    assert_eq!(
+        opened(line),
+        [
+            s(None, "a", "1"),
+            s(None, "p", r#"{"m":{"t":{"deep":{}},"u":[1]},"n":{}}"#),
+            s(Some(1), "m", r#"{"t":{"deep":{}},"u":[1]}"#),
+            // Two levels below the root: reported, not opened.
+            s(Some(2), "t", r#"{"deep":{}}"#),
+            s(Some(2), "u", "[1]"),
+            s(Some(1), "n", "{}"),
+            // An object in an array is not a member's value: not opened.
+            s(None, "z", r#"[{"q":1}]"#),
+        ]
+    );
+    // Opening changes no depth: the root, p, m, t, deep.
+    assert_eq!(scan(line.as_bytes(), &mut Everything::default()).unwrap().depth, 5);
+    assert_eq!(scan(line.as_bytes(), &mut Nothing).unwrap().depth, 5);
+    assert_eq!(stepwise::scan(line.as_bytes(), &mut Everything::default()).unwrap().1, 5);
+}
+
+#[test]
+fn the_facts_a_scan_reports_hold() {
+    let facts = |line: &str| {
+        let s = scan(line.as_bytes(), &mut Nothing).expect("valid");
+        (s.huge_number, s.surrogates, s.control_whitespace)
+    };
+    assert_eq!(facts(r#"{"a":[1.5e300,-1e-400,1e308,0.1]}"#), (false, false, false));
+    assert_eq!(facts(r#"{"a":[1,2e308]}"#), (true, false, false));
+    assert_eq!(facts(r#"[-1E+309]"#), (true, false, false));
+    let long = format!("[{}]", "9".repeat(400));
+    assert_eq!(facts(&long), (true, false, false));
+    let long_fraction = format!("[0.{}1]", "0".repeat(400));
+    assert_eq!(facts(&long_fraction), (false, false, false));
+    assert_eq!(facts(r#"{"s":"\\ud800 \u0041 \\"}"#), (false, false, false));
+    assert_eq!(facts(r#"{"s":"\ud83d\ude00"}"#), (false, true, false));
+    assert_eq!(facts(r#"{"s":"\uDFFF"}"#), (false, true, false));
+    assert_eq!(facts("{\"s\":1,\r\n\t\"t\":2}"), (false, false, true));
+    assert_eq!(facts("\t[1]"), (false, false, true));
 }
 
 /// Both scanners' readings of `line`: the structural one (with the

@@ -48,13 +48,28 @@ pub(super) struct TokenStarts<U> {
     scalar: u64,
     /// A backslash was seen: member names may need decoding.
     pub seen_backslash: bool,
+    /// A `\u` escape of a UTF-16 surrogate (D800 to DFFF) was seen.
+    pub seen_surrogate: bool,
+    /// A control byte was seen outside strings (inside one it is a fault):
+    /// a tab, LF or CR between tokens.
+    pub seen_control: bool,
     /// A block held a bad escape or a control byte inside a string.
     fault: bool,
 }
 
 impl<U: Utf8> TokenStarts<U> {
     pub(super) fn new(utf8: U) -> TokenStarts<U> {
-        TokenStarts { utf8, next: 0, escaped: 0, in_string: 0, scalar: 0, seen_backslash: false, fault: false }
+        TokenStarts {
+            utf8,
+            next: 0,
+            escaped: 0,
+            in_string: 0,
+            scalar: 0,
+            seen_backslash: false,
+            seen_surrogate: false,
+            seen_control: false,
+            fault: false,
+        }
     }
 
     /// The next blocks of `line` that have token starts, up to `BATCH`;
@@ -144,7 +159,7 @@ impl<U: Utf8> TokenStarts<U> {
             // only `\u` escapes (and bad ones) are read one by one.
             let others = escaped & !(classes.simple_escapes(block) >> past_end);
             if others != 0 {
-                escapes_are_valid(line, base, others)?;
+                self.seen_surrogate |= escapes_are_valid(line, base, others)?;
             }
         }
         let quote = stops.quote & !escaped;
@@ -158,6 +173,7 @@ impl<U: Utf8> TokenStarts<U> {
         if stops.control & in_string != 0 {
             return None;
         }
+        self.seen_control |= stops.control != 0;
         // From just past an opening quote to the closing one included.
         let string_tail = in_string ^ quote;
         let scalar = !(layout.whitespace | layout.operator);
@@ -207,17 +223,25 @@ fn padded_block(line: &[u8]) -> [u8; 64] {
 }
 
 /// Whether every escaped byte in the block at `base` makes a valid escape:
-/// one of `"\/bfnrt`, or `u` and four hex digits.
+/// one of `"\/bfnrt`, or `u` and four hex digits; if so, whether one of
+/// them escapes a UTF-16 surrogate (`\uD800` to `\uDFFF`).
 #[inline(always)]
-fn escapes_are_valid(line: &[u8], base: usize, mut escaped: u64) -> Option<()> {
+fn escapes_are_valid(line: &[u8], base: usize, mut escaped: u64) -> Option<bool> {
+    let mut surrogate = false;
     while escaped != 0 {
         let at = base + escaped.trailing_zeros() as usize;
         match line.get(at)? {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
-            b'u' if line.get(at + 1..at + 5)?.iter().all(u8::is_ascii_hexdigit) => {}
+            b'u' => {
+                let hex = line.get(at + 1..at + 5)?;
+                if !hex.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                surrogate |= hex[0] | 0x20 == b'd' && matches!(hex[1] | 0x20, b'8'..=b'9' | b'a'..=b'f');
+            }
             _ => return None,
         }
         escaped &= escaped - 1;
     }
-    Some(())
+    Some(surrogate)
 }

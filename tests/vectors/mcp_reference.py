@@ -9,16 +9,25 @@ no single-line vector, but too_long() reads the first bytes of one as (c) says.
 
     python3 tests/vectors/mcp_reference.py --write   # writes mcp.jsonl
     python3 tests/vectors/mcp_reference.py --check   # checks the reference and the file
+    python3 tests/vectors/mcp_reference.py --against CLI [LINES]
+                                         # the CLI's classify against the reference
 
 --check compares the reference, in the JSON-RPC profile, with every line of
 envelope.jsonl; in the MCP profile with every named case of the shared
 mcp.jsonl (../shared/vectors, else the named cases of tests/vectors/mcp.jsonl);
-and checks that tests/vectors/mcp.jsonl is what --write makes. Python 3 stdlib only.
+and checks that tests/vectors/mcp.jsonl is what --write makes. --against runs
+`CLI classify --profile mcp` (the library's command-line tool) over LINES
+(default 6000) seeded random MCP-shaped lines (members in and out of
+params._meta and error, escaped names, ids, numbers and strings at the
+rules' edges, deep nesting, whitespace) and compares every field with the
+reference's. Python 3 stdlib only.
 """
 import json
 import math
 import os
+import random
 import re
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -961,7 +970,84 @@ def check():
     return 1 if failures else 0
 
 
+def random_lines(count, seed=33):
+    """MCP-shaped lines at the rules' edges, the same ones for a seed."""
+    rng = random.Random(seed)
+    names = ["_meta", "\\u005fmeta", "_met\\u0061", "progressToken", "progress\\u0054oken", "code",
+             "c\\u006fde", "message", "messag\\u0065", "x", "params", "error", "id", "meta", "_Meta"]
+    scalars = ["1", "-1", "0", "-0", "1.5", "1e3", "1e400", "-1e309", "2e308", "1.7976931348623157e308",
+               "17976931348623159e292", "9007199254740991", "9007199254740992", "-9007199254740991",
+               "123456789012345", "1234567890123456", "99999999999999999", "4294967296", "-2147483648",
+               "2147483648", '"t"', '"\\ud800"', '"\\ud83d\\ude00"', '"\\udc00x"', '"\\\\ud800"',
+               '"\\uDBFF\\uDFFF"', "null", "true", "[]", '[1,{"_meta":1}]', '"a\\"b"', "{}", '"\\r"']
+    ids = ["1", '"a"', "1.5", "null", "9007199254740992", '"\\ud800"', "-0", "12345678901234567", "[]"]
+
+    def value(depth):
+        r = rng.random()
+        if depth > 3 or r < 0.5:
+            return rng.choice(scalars)
+        if r < 0.8:
+            return "{" + ",".join('"%s":%s' % (rng.choice(names), value(depth + 1))
+                                  for _ in range(rng.randint(0, 3))) + "}"
+        return "[" + ",".join(value(depth + 1) for _ in range(rng.randint(0, 3))) + "]"
+
+    lines = []
+    for _ in range(count):
+        kind = rng.choice(["request", "notification", "result", "error"])
+        members = ['"jsonrpc":"2.0"' if rng.random() < 0.95 else '"jsonrpc":"1.0"']
+        if kind != "notification" or rng.random() < 0.1:
+            members.append('"id":' + rng.choice(ids))
+        if kind in ("request", "notification"):
+            members.append('"method":"m"')
+            members += ['"params":' + value(1) for _ in range(rng.choice([0, 1, 1, 1, 1, 1, 1, 1, 2]))]
+        elif kind == "result":
+            members.append('"result":' + value(1))
+        else:
+            members += ['"error":' + value(1) for _ in range(rng.choice([1, 1, 1, 1, 1, 1, 1, 1, 2]))]
+        if rng.random() < 0.05:
+            members.append('"extra":1')
+        rng.shuffle(members)
+        space = rng.choice(["", "", "", " ", "\t", "\r", " \r "])
+        lines.append(space + "{" + ("," + space).join(members) + "}" + rng.choice(["", "", " ", "\r"]))
+    # A member given twice: only what the last one holds counts.
+    lines += ['{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"progressToken":1.5}},"params":{"_meta":{}}}',
+              '{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"progressToken":1.5}},"params":{}}',
+              '{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"progressToken":1.5},"_meta":{}}}',
+              '{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"progressToken":1.5,"progressToken":2}}}',
+              '{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"},"error":{"message":"m"}}',
+              '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":5},"error":{"code":1}}',
+              '{"jsonrpc":"2.0","id":1,"error":{"code":1,"code":1e3,"message":"m"}}']
+    for depth in (125, 126, 127, 128, 130):  # the depth limit, inside _meta and beside it
+        lines.append('{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":%s%s}}}'
+                     % ("[" * (depth - 3), "]" * (depth - 3)))
+        lines.append('{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":%s%s}}' % ("[" * (depth - 2), "]" * (depth - 2)))
+    return [line.encode("utf-8") for line in lines]
+
+
+def against(cli, count):
+    """The CLI's classify --profile mcp against the reference, line by line."""
+    lines = random_lines(count)
+    out = subprocess.run([cli, "classify", "--profile", "mcp", "-"], input=b"\n".join(lines) + b"\n",
+                         capture_output=True, check=True).stdout.decode("utf-8").splitlines()
+    if len(out) != len(lines):
+        print("FAIL the CLI wrote %d records for %d lines" % (len(out), len(lines)), file=sys.stderr)
+        return 1
+    failures = 0
+    for line, text in zip(lines, out):
+        wrong = compare(classify(line, True), json.loads(text), FIELDS)
+        if wrong:
+            failures += 1
+            if failures <= 10:
+                print("FAIL %s: %s" % (line.decode("utf-8")[:200], "; ".join(wrong)), file=sys.stderr)
+    reasons = {json.loads(text)["reason"] for text in out}
+    print("mcp_reference --against: %d random MCP-shaped lines (%d distinct reasons), %d differ"
+          % (len(lines), len(reasons), failures))
+    return 1 if failures else 0
+
+
 def main(argv):
+    if argv[1:2] == ["--against"] and len(argv) in (3, 4):
+        return against(argv[2], int(argv[3]) if len(argv) == 4 else 6000)
     if argv[1:] == ["--write"]:
         text = generate()
         with open(MCP, "w", encoding="utf-8", newline="\n") as f:
@@ -969,7 +1055,7 @@ def main(argv):
         return 0
     if argv[1:] == ["--check"]:
         return check()
-    print("usage: %s --write | --check" % argv[0], file=sys.stderr)
+    print("usage: %s --write | --check | --against CLI [LINES]" % argv[0], file=sys.stderr)
     return 2
 
 
