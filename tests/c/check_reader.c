@@ -511,7 +511,7 @@ static void check_reader_too_long_heads(void) {
                        ? (HeadItem){JSONRPC_KIND_TOO_LONG, mcp[i].len, NULL, NULL, 0, 0, NULL, 0, NULL, NULL}
                        : mcp[i];
     }
-    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
+    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk += chunk_step()) {
         read_heads("too-long lines' first bytes (reader, mcp)", &stream, chunk, HEAD_LIMIT, JSONRPC_PROFILE_MCP,
                    mcp, COUNT_OF(mcp));
     }
@@ -531,7 +531,7 @@ static void check_reader_too_long_heads(void) {
     const size_t readable = strlen(LONG_REQUEST_HEAD);
     HeadItem cut = request;
     cut.len = len;
-    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
+    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk += chunk_step()) {
         read_heads("a head that ends with the method's comma", &one, chunk, readable, JSONRPC_PROFILE_MCP, &cut, 1);
         read_heads("a head that ends before the method's comma", &one, chunk, readable - 1, JSONRPC_PROFILE_MCP,
                    &(HeadItem){JSONRPC_KIND_TOO_LONG, len, NULL, NULL, 0, 0, NULL, 0, NULL, NULL}, 1);
@@ -570,7 +570,7 @@ static void check_reader_byte_order_mark(void) {
         {JSONRPC_KIND_PARSE_ERROR, second.len - 1, (const char *)second.data, NULL, 0, 0, NULL, 0,
          PARSE_ERROR_REPLY, NULL},
     };
-    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk++) {
+    for (size_t chunk = 1; chunk <= MAX_CHUNK; chunk += chunk_step()) {
         read_heads("a byte order mark (reader, mcp)", &stream, chunk, 0, JSONRPC_PROFILE_MCP, mcp, COUNT_OF(mcp));
         read_heads("a byte order mark (reader, jsonrpc)", &stream, chunk, 0, JSONRPC_PROFILE_JSONRPC, plain,
                    COUNT_OF(plain));

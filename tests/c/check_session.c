@@ -568,7 +568,7 @@ static size_t chunk_size(size_t c) {
 static void check_sequences(void) {
     for (size_t i = 0; i < COUNT_OF(SEQUENCES); i++) {
         const Sequence *sequence = &SEQUENCES[i];
-        for (size_t c = 0; c <= MAX_CHUNK; c++) {
+        for (size_t c = 0; c <= MAX_CHUNK; c += chunk_step()) {
             const size_t chunk = chunk_size(c);
             set_context("session sequence \"%s\"", sequence->name);
             JsonRpcSession *session = jsonrpc_session_new(sequence->role, sequence->profile, sequence->max_line);

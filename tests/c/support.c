@@ -7,6 +7,16 @@
 
 Tally tally;
 
+size_t chunk_step(void) {
+    static size_t step = 0;
+    if (step == 0) {
+        const char *text = getenv("JSONRPC_TEST_CHUNK_STEP");
+        long value = text != NULL ? strtol(text, NULL, 10) : 1;
+        step = value >= 1 && value <= MAX_CHUNK ? (size_t)value : 1;
+    }
+    return step;
+}
+
 void *xrealloc(void *ptr, size_t size) {
     void *grown = realloc(ptr, size ? size : 1);
     if (grown == NULL) {
