@@ -406,7 +406,8 @@ bench-memory: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so
 bench-turns: bench-corpus $(RELEASE_LIB)/libjsonrpc_envelope.so | $(BUILD)
 	@test -n "$(BEFORE)" || { echo "bench-turns: BEFORE=path/to/libjsonrpc_envelope.so (another build) is needed"; exit 2; }
 	$(CC) $(CFLAGS_STRICT) -O2 bench/c/turns.c -ldl -o $(BUILD)/turns
-	$(BUILD)/turns $(BEFORE) $(RELEASE_LIB)/libjsonrpc_envelope.so bench/out/small.jsonl bench/out/medium.jsonl bench/out/large.jsonl
+	$(BUILD)/turns $(BEFORE) $(RELEASE_LIB)/libjsonrpc_envelope.so bench/out/small.jsonl bench/out/medium.jsonl bench/out/large.jsonl \
+		| tee bench/out/turns.txt
 
 # The guard against the same child without it, in turns (bench/guard: its
 # own crate, which drives the guard through pipes as a host does).

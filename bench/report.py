@@ -203,8 +203,14 @@ a CPU without AVX2) gets a whole UTF-8 check and goes to the stepwise
 scanner, which names the fault's byte; the tests and the `scanners` fuzz
 target hold the two, with every set of byte classes (SWAR, which is
 tested but slower there than the stepwise scanner, included), against
-each other. Memory: classifying a line needs no memory beyond the line,
-and the CLI's peak is about its line limit (the figures: Memory, below).
+each other. The MCP profile reads what its rules need from the same
+pass: the scanners open `params`, `params._meta` and `error` and report
+their members, the deepest level, whether a number is beyond a double,
+whether a string may escape a surrogate and whether a tab, LF or CR
+stands between tokens; only a line that escapes a surrogate gets a
+second look (for a lone one). Memory: classifying a line needs no memory
+beyond the line, and the CLI's peak is about its line limit (the
+figures: Memory, below).
 """
 GUARD_NOTE = """The guard is measured against `cat` alone and against a bare relay (two
 threads copying bytes, no rules), which shows what any relay costs: the
@@ -249,25 +255,27 @@ def main():
         "- Peers: serde_json and sonic-rs deserialising into `IgnoredAny` (validation only), simd-json's tape"
         " (`fill_tape` with reused buffers, after copying the line, since it needs it mutable), serde_json `Value`"
         " plus reading the envelope's members (what a host would otherwise write).\n",
-        "## The issue's table\n",
+        "## The issue's table (`make bench-rust`)\n",
         summary(),
         targets(),
         HOW,
         "## Every implementation, by line size\n",
         *sections,
         plot(points) + "\n",
-        extra("memory.txt", "Memory (bench/rust/src/bin/memory.rs)"),
-        extra("guard.txt", "The guard against the same child without it (bench/guard)")
+        extra("memory.txt", "Memory (`make bench-memory`: bench/rust/src/bin/memory.rs)"),
+        extra("guard.txt", "The guard against the same child without it (`make bench-guard`: bench/guard)")
         + ("\n" + GUARD_NOTE if (OUT / "guard.txt").exists() else ""),
-        extra("python.txt", "Python binding (bench/python_bench.py)"),
-        extra("go.txt", "Go binding (go test -bench in bindings/go)"),
-        extra("node.txt", "Node binding (bench/node_bench.mjs)"),
-        extra("echo-memory.txt", "Echo servers' memory (bench/echo_memory.py)"),
-        extra("mcp-python.txt", "MCP tool call over jsonrpc_envelope.mcpstdio and over the Python SDK's stdio (bench/mcp_python_bench.py)"),
-        extra("mcp-go.txt", "MCP tool call over mcpstdio and over the Go SDK's stdio (BenchmarkToolCallInTurns in bindings/go/mcpstdio)"),
-        extra("java.txt", "Java binding against Jackson's readTree and a classification in Java (bench/java/ClassifyBench.java)"),
-        extra("mcp-java.txt", "MCP tool call over the Java transports and over the Java SDK's stdio (bench/java/RoundTripBench.java)"),
-        extra("mcp-rmcp.txt", "MCP tool call over the rmcp transports and over rmcp's own (bench/rmcp/round_trip.rs)"),
+        extra("python.txt", "Python binding (`make bench-python`: bench/python_bench.py)"),
+        extra("go.txt", "Go binding (`make bench-go`: go test -bench in bindings/go)"),
+        extra("node.txt", "Node binding (`make bench-node`: bench/node_bench.mjs)"),
+        extra("echo-memory.txt", "Echo servers' memory (`make bench-echo-memory`: bench/echo_memory.py)"),
+        extra("mcp-python.txt", "MCP tool call over jsonrpc_envelope.mcpstdio and over the Python SDK's stdio (`make bench-python-mcp`: bench/mcp_python_bench.py)"),
+        extra("mcp-go.txt", "MCP tool call over mcpstdio and over the Go SDK's stdio (`make bench-go-mcp`: BenchmarkToolCallInTurns in bindings/go/mcpstdio)"),
+        extra("java.txt", "Java binding against Jackson's readTree and a classification in Java (`make bench-java`: bench/java/ClassifyBench.java)"),
+        extra("mcp-java.txt", "MCP tool call over the Java transports and over the Java SDK's stdio (`make bench-java`: bench/java/RoundTripBench.java)"),
+        extra("mcp-rmcp.txt", "MCP tool call over the rmcp transports and over rmcp's own (`make bench-rmcp`: bench/rmcp/round_trip.rs)"),
+        extra("turns.txt", "A session's and a relay's feed through the C ABI, this build against another, in turns"
+              " (`make bench-turns BEFORE=path/to/libjsonrpc_envelope.so`: bench/c/turns.c; not part of `make bench`)"),
     ]
     (HERE / "RESULTS.md").write_text("\n".join(d for d in doc if d))
     print((HERE / "RESULTS.md").read_text())

@@ -36,10 +36,11 @@ test-rmcp: setup-build test-rust-doc python-mcp-venv
 
 # The same MCP tool call over our rmcp transports and over rmcp's own, in
 # one run, in turns (bench/rmcp/round_trip.rs, an example of
-# bindings/rmcp); part of `make bench`, which puts bench/out/mcp-rmcp.txt in
+# bindings/rmcp) with the example's server (--bins: `--example` alone builds
+# no binary); part of `make bench`, which puts bench/out/mcp-rmcp.txt in
 # bench/RESULTS.md.
 bench-rmcp: setup-build
-	$(CARGO) build --release -p jsonrpc-envelope-rmcp-example -p jsonrpc-envelope-rmcp --example round_trip
+	$(CARGO) build --release $(RMCP_PACKAGES) --bins --example round_trip
 	mkdir -p bench/out
 	target/release/examples/round_trip target/release/rmcp-sdk-server 20 500 > bench/out/mcp-rmcp.txt
 	cat bench/out/mcp-rmcp.txt
