@@ -75,11 +75,13 @@ impl Profile {
     pub const ALL: [Profile; 2] = [Profile::JsonRpc, Profile::Mcp];
 
     /// Classifies one line by this profile; see [`classify`].
+    #[inline]
     pub fn classify(self, line: &[u8]) -> Classification<'_> {
         self.try_classify(line).unwrap_or_else(|OutOfMemory| fallible::abort())
     }
 
     /// Classifies one line by this profile; see [`try_classify`].
+    #[inline]
     pub fn try_classify(self, line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
         let mut c = classify_undecoded(line, self)?;
         c.decode_method()?;
@@ -254,6 +256,7 @@ impl Classification<'_> {
 
 /// Classifies one line (SPEC §2, §3). Like `Vec`, it aborts the process
 /// when memory runs out; [`try_classify`] returns an error instead.
+#[inline]
 pub fn classify(line: &[u8]) -> Classification<'_> {
     try_classify(line).unwrap_or_else(|OutOfMemory| fallible::abort())
 }
@@ -261,6 +264,7 @@ pub fn classify(line: &[u8]) -> Classification<'_> {
 /// Classifies one line (SPEC §2, §3); fails only when an allocation fails
 /// (a method with escapes is decoded into a string of its own, and a line
 /// nested over a thousand levels deep needs memory for its nesting).
+#[inline]
 pub fn try_classify(line: &[u8]) -> Result<Classification<'_>, OutOfMemory> {
     Profile::JsonRpc.try_classify(line)
 }

@@ -36,6 +36,7 @@ pub struct Span {
 
 impl Span {
     /// The bytes of `line` this span covers.
+    #[inline]
     pub fn of<'a>(&self, line: &'a [u8]) -> &'a [u8] {
         &line[self.offset..self.offset + self.len]
     }
@@ -75,6 +76,7 @@ pub(crate) struct Value {
 
 impl Value {
     /// The value as it stands in the line.
+    #[inline]
     pub(crate) fn raw<'a>(&self, line: &'a str) -> &'a str {
         // Spans start and end at ASCII bytes, so they are char boundaries.
         line.get(self.span.offset..self.span.offset + self.span.len).unwrap_or_default()
@@ -82,6 +84,7 @@ impl Value {
 
     /// A string value's text between its quotes, as it stands in the line
     /// (escapes not decoded).
+    #[inline]
     pub(crate) fn inner<'a>(&self, line: &'a str) -> &'a str {
         let raw = self.raw(line);
         raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default()
