@@ -96,33 +96,35 @@ impl Name {
     }
 }
 
+/// The members of opened objects the MCP rules read: the object, the
+/// member's name, and the name it is known by.
+const INNER: [(Name, &str, Name); 4] = [
+    (Name::Params, "_meta", Name::Meta),
+    (Name::Meta, "progressToken", Name::ProgressToken),
+    (Name::Error, "code", Name::Code),
+    (Name::Error, "message", Name::Message),
+];
+
 /// The name of a member of an opened object, where it is one that `object`
-/// holds and the MCP rules read. Compared as `Name::of_raw` compares.
+/// holds and the MCP rules read: compared as it stands, else, when it may
+/// hold an escape, after decoding (as `Name::of_raw` compares).
 #[inline(always)]
 fn inner(object: Name, raw: &[u8], escapes: bool) -> Option<Name> {
-    let plain = match (object, raw) {
-        (Name::Params, b"_meta") => Some(Name::Meta),
-        (Name::Meta, b"progressToken") => Some(Name::ProgressToken),
-        (Name::Error, b"code") => Some(Name::Code),
-        (Name::Error, b"message") => Some(Name::Message),
-        _ => None,
-    };
-    match plain {
-        None if escapes && raw.contains(&b'\\') => inner_escaped(object, raw),
-        name => name,
+    for &(of, name, known) in &INNER {
+        if of == object && raw == name.as_bytes() {
+            return Some(known);
+        }
+    }
+    match escapes && raw.contains(&b'\\') {
+        true => inner_escaped(object, raw),
+        false => None,
     }
 }
 
 #[cold]
 fn inner_escaped(object: Name, raw: &[u8]) -> Option<Name> {
-    let names: &[(&str, Name)] = match object {
-        Name::Params => &[("_meta", Name::Meta)],
-        Name::Meta => &[("progressToken", Name::ProgressToken)],
-        Name::Error => &[("code", Name::Code), ("message", Name::Message)],
-        _ => &[],
-    };
     let raw = std::str::from_utf8(raw).ok()?;
-    names.iter().find(|(want, _)| super::decodes_to(raw, want)).map(|&(_, name)| name)
+    INNER.iter().find(|&&(of, name, _)| of == object && super::decodes_to(raw, name)).map(|&(_, _, known)| known)
 }
 
 /// The members the envelope rules read, each with its last value.

@@ -9,8 +9,8 @@ use super::{OPENED_LEVELS, ParseError, Root, ScanError, Span, TopLevel, Value, V
 
 /// Scans `line`, already known to be UTF-8, reporting the members of a root
 /// object to `top`; returns what the whole line holds, how deep it nests
-/// (the root object or array is level 1), and whether a number of it may
-/// lie beyond a double's range.
+/// (the root object or array is level 1), and whether a number of it is
+/// beyond a double's range.
 pub(super) fn scan<T: TopLevel>(line: &[u8], top: &mut T) -> Result<(Root, usize, bool), ScanError> {
     let mut scanner = Scanner { bytes: line, pos: 0, nesting: Nesting::default(), deepest: 0, huge_number: false };
     scanner.skip_whitespace();
@@ -44,7 +44,7 @@ struct Scanner<'a> {
     /// The deepest nesting of the containers read so far, the root not
     /// counted.
     deepest: usize,
-    /// Whether a number seen may lie beyond a double's range.
+    /// Whether a number seen is beyond a double's range.
     huge_number: bool,
 }
 
